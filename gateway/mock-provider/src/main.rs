@@ -1,0 +1,29 @@
+//! `mock-provider`: runs the mock upstream on an address until interrupted.
+
+use std::net::SocketAddr;
+
+use clap::Parser;
+
+/// OpenAI-compatible mock upstream for tests and benchmarks.
+///
+/// Scenarios are chosen per request by a `/s/{spec}` path prefix or an `x-mock-scenario`
+/// header, e.g. `tag=a,status=500`, `ttfb_ms=2000`, `chunk_delay_ms=50,chunks=20`,
+/// `cut_after=3`, `malformed=1`, `usage=off`, `prompt_tokens=100,cached_tokens=20`.
+/// `GET /__mock/stats` returns call counts and recent requests.
+#[derive(Parser, Debug)]
+#[command(name = "mock-provider", version)]
+struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:4000")]
+    listen: SocketAddr,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let handle = mock_provider::start(args.listen).await?;
+    println!("mock-provider listening on {}", handle.addr);
+    tokio::signal::ctrl_c().await?;
+    handle.stop();
+    Ok(())
+}
