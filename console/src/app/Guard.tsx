@@ -1,0 +1,43 @@
+import { Result } from 'antd';
+import type { ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import { Navigate, useLocation } from 'react-router';
+import { isAdmin, isRoot } from '../shared/constants';
+import { pages } from '../features/layout/messages';
+import { useCurrentUser } from './hooks';
+
+/** Who may open a route: declared per route in the route table. */
+export type GuardLevel = 'public' | 'user' | 'admin' | 'root';
+
+export function allowed(level: GuardLevel, role: number | undefined): boolean {
+  switch (level) {
+    case 'public':
+    case 'user':
+      return true;
+    case 'admin':
+      return isAdmin(role);
+    case 'root':
+      return isRoot(role);
+  }
+}
+
+export function Guard({ level, children }: { level: GuardLevel; children: ReactNode }) {
+  const intl = useIntl();
+  const user = useCurrentUser();
+  const { pathname, search } = useLocation();
+  if (level === 'public') return children;
+  if (!user) {
+    const returnTo = encodeURIComponent(pathname + search);
+    return <Navigate to={`/login?returnTo=${returnTo}`} replace />;
+  }
+  if (!allowed(level, user.role)) {
+    return (
+      <Result
+        status="403"
+        title={intl.formatMessage(pages.forbiddenTitle)}
+        subTitle={intl.formatMessage(pages.forbiddenText)}
+      />
+    );
+  }
+  return children;
+}

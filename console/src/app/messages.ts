@@ -1,0 +1,5 @@
+import { defineMessages } from '../i18n/define';
+
+export const placeholders = defineMessages({
+  chat: { id: 'placeholder.chat', defaultMessage: 'Chat', description: 'Name of the chat pages (later release)' },
+});

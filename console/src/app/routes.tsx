@@ -1,0 +1,66 @@
+/** The route table (spec 3 §2.1) with each route's guard. */
+import type { ReactNode } from 'react';
+import type { RouteObject } from 'react-router';
+import { Guard, type GuardLevel } from './Guard';
+import { AppLayout } from '../features/layout/AppLayout';
+import { HomePage } from '../features/layout/HomePage';
+import { sidebar, nav } from '../features/layout/messages';
+import { NotAvailablePage } from '../features/placeholder/NotAvailablePage';
+import { NotFoundPage } from '../features/notFound/NotFoundPage';
+import { SetupPage } from '../features/setup/SetupPage';
+import { LoginPage } from '../features/auth/LoginPage';
+import { RegisterPage } from '../features/auth/RegisterPage';
+import { ResetRequestPage } from '../features/auth/ResetRequestPage';
+import { ResetConfirmPage } from '../features/auth/ResetConfirmPage';
+import { OAuthCallbackPage } from '../features/auth/OAuthCallbackPage';
+import { UsersPage } from '../features/users/UsersPage';
+import { PersonalPage } from '../features/personal/PersonalPage';
+import { SettingsPage } from '../features/settings/SettingsPage';
+import { placeholders } from './messages';
+
+export interface AppRoute {
+  path: string;
+  guard: GuardLevel;
+  element: ReactNode;
+}
+
+export const ROUTES: AppRoute[] = [
+  { path: '/', guard: 'public', element: <HomePage /> },
+  { path: '/setup', guard: 'public', element: <SetupPage /> },
+  { path: '/login', guard: 'public', element: <LoginPage /> },
+  { path: '/register', guard: 'public', element: <RegisterPage /> },
+  { path: '/reset', guard: 'public', element: <ResetRequestPage /> },
+  { path: '/user/reset', guard: 'public', element: <ResetConfirmPage /> },
+  { path: '/oauth/:provider', guard: 'public', element: <OAuthCallbackPage /> },
+  { path: '/user', guard: 'admin', element: <UsersPage /> },
+  { path: '/user/edit', guard: 'admin', element: <UsersPage /> },
+  { path: '/user/edit/:id', guard: 'admin', element: <UsersPage /> },
+  { path: '/setting', guard: 'admin', element: <SettingsPage /> },
+  { path: '/personal', guard: 'user', element: <PersonalPage /> },
+  // Screens of later issues: a route that says so, never fake data.
+  { path: '/channel', guard: 'admin', element: <NotAvailablePage name={sidebar.channels} /> },
+  { path: '/channel/add', guard: 'admin', element: <NotAvailablePage name={sidebar.channels} /> },
+  { path: '/channel/edit/:id', guard: 'admin', element: <NotAvailablePage name={sidebar.channels} /> },
+  { path: '/redemption', guard: 'admin', element: <NotAvailablePage name={sidebar.redemption} /> },
+  { path: '/token', guard: 'user', element: <NotAvailablePage name={sidebar.tokens} /> },
+  { path: '/playground', guard: 'user', element: <NotAvailablePage name={sidebar.playground} /> },
+  { path: '/topup', guard: 'user', element: <NotAvailablePage name={sidebar.wallet} /> },
+  { path: '/log', guard: 'user', element: <NotAvailablePage name={sidebar.logs} /> },
+  { path: '/detail', guard: 'user', element: <NotAvailablePage name={sidebar.dashboard} /> },
+  { path: '/midjourney', guard: 'user', element: <NotAvailablePage name={sidebar.drawing} /> },
+  { path: '/task', guard: 'user', element: <NotAvailablePage name={sidebar.tasks} /> },
+  { path: '/chat2link', guard: 'user', element: <NotAvailablePage name={placeholders.chat} /> },
+  { path: '/pricing', guard: 'public', element: <NotAvailablePage name={nav.pricing} /> },
+  { path: '/about', guard: 'public', element: <NotAvailablePage name={nav.about} /> },
+  { path: '/chat/:id?', guard: 'public', element: <NotAvailablePage name={placeholders.chat} /> },
+  { path: '*', guard: 'public', element: <NotFoundPage /> },
+];
+
+export function routeObjects(): RouteObject[] {
+  return [
+    {
+      element: <AppLayout />,
+      children: ROUTES.map((r) => ({ path: r.path, element: <Guard level={r.guard}>{r.element}</Guard> })),
+    },
+  ];
+}

@@ -1,0 +1,53 @@
+import { api } from '../../app/api';
+import type { LoginUser } from '../../api/types';
+
+export interface RegisterRequest {
+  username: string;
+  password: string;
+  password2: string;
+  email?: string;
+  verification_code?: string;
+  aff_code?: string;
+}
+
+const turnstileQuery = (t?: string) => (t ? `?turnstile=${encodeURIComponent(t)}` : '');
+
+export const authApi = api.injectEndpoints({
+  endpoints: (b) => ({
+    login: b.mutation<LoginUser, { username: string; password: string; turnstile?: string }>({
+      query: ({ turnstile, ...body }) => ({ url: `user/login${turnstileQuery(turnstile)}`, method: 'POST', body }),
+    }),
+    logout: b.mutation<unknown, void>({
+      query: () => 'user/logout',
+    }),
+    register: b.mutation<unknown, RegisterRequest & { turnstile?: string }>({
+      query: ({ turnstile, ...body }) => ({ url: `user/register${turnstileQuery(turnstile)}`, method: 'POST', body }),
+    }),
+    sendVerification: b.mutation<unknown, { email: string; turnstile?: string }>({
+      query: ({ email, turnstile }) => ({ url: 'verification', params: { email, turnstile } }),
+    }),
+    requestPasswordReset: b.mutation<unknown, { email: string; turnstile?: string }>({
+      query: ({ email, turnstile }) => ({ url: 'reset_password', params: { email, turnstile } }),
+    }),
+    confirmPasswordReset: b.mutation<string, { email: string; token: string }>({
+      query: (body) => ({ url: 'user/reset', method: 'POST', body }),
+    }),
+    oauthCallback: b.mutation<LoginUser | string, { provider: string; code: string; state: string }>({
+      query: ({ provider, code, state }) => ({ url: `oauth/${provider}`, params: { code, state } }),
+    }),
+    oauthState: b.mutation<string, { aff?: string }>({
+      query: ({ aff }) => ({ url: 'oauth/state', params: aff ? { aff } : undefined }),
+    }),
+  }),
+});
+
+export const {
+  useLoginMutation,
+  useLogoutMutation,
+  useRegisterMutation,
+  useSendVerificationMutation,
+  useRequestPasswordResetMutation,
+  useConfirmPasswordResetMutation,
+  useOauthCallbackMutation,
+  useOauthStateMutation,
+} = authApi;

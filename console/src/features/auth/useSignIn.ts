@@ -1,0 +1,27 @@
+import { useCallback } from 'react';
+import { useIntl } from 'react-intl';
+import { useNavigate } from 'react-router';
+import type { LoginUser } from '../../api/types';
+import { useAppDispatch } from '../../app/hooks';
+import { signedIn } from '../../app/sessionSlice';
+import { toast } from '../../shared/feedback';
+import { errors } from '../../shared/messages';
+import { login as m } from './messages';
+
+/** Stores the signed-in user, warns about the default password, and goes to returnTo or /token. */
+export function useSignIn() {
+  const intl = useIntl();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  return useCallback(
+    (user: LoginUser, returnTo: string | null, fallback = '/token') => {
+      const { using_default_password: defaultPassword, ...rest } = user;
+      dispatch(signedIn(rest));
+      toast.success(intl.formatMessage(m.success));
+      if (defaultPassword) toast.warning(intl.formatMessage(errors.defaultPassword));
+      const safe = returnTo && returnTo.startsWith('/') && !returnTo.startsWith('//') ? returnTo : fallback;
+      navigate(safe, { replace: true });
+    },
+    [dispatch, intl, navigate],
+  );
+}

@@ -1,0 +1,71 @@
+import { Button, Drawer, Layout, theme as antdTheme } from 'antd';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
+import { sidebarToggled } from '../../app/uiSlice';
+import { useIsMobile } from '../../shared/useIsMobile';
+import { useStatus } from '../status/useStatus';
+import { AppFooter } from './Footer';
+import { sidebar as m } from './messages';
+import { SidebarMenu } from './Sidebar';
+import { sidebarVisible } from './sidebarModel';
+import { TopBar } from './TopBar';
+
+/** Sends every page but /setup to /setup until the installation is set up (spec 3 §2.1). */
+function useSetupRedirect(pathname: string): boolean {
+  const { status } = useStatus();
+  return status.setup === false && pathname !== '/setup';
+}
+
+export function AppLayout() {
+  const intl = useIntl();
+  const { pathname } = useLocation();
+  const isMobile = useIsMobile();
+  const dispatch = useAppDispatch();
+  const collapsed = useAppSelector((s) => s.ui.sidebarCollapsed);
+  const user = useCurrentUser();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { token } = antdTheme.useToken();
+  const mustSetup = useSetupRedirect(pathname);
+  if (mustSetup) return <Navigate to="/setup" replace />;
+
+  const showSidebar = Boolean(user) && sidebarVisible(pathname);
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <TopBar isMobile={isMobile} onMenu={showSidebar && isMobile ? () => setDrawerOpen(true) : undefined} />
+      <Layout>
+        {showSidebar && !isMobile && (
+          <Layout.Sider
+            collapsible
+            collapsed={collapsed}
+            trigger={null}
+            width={220}
+            style={{ background: token.colorBgContainer }}
+            data-testid="sidebar"
+          >
+            <SidebarMenu />
+            <Button
+              type="text"
+              block
+              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              aria-label={intl.formatMessage(collapsed ? m.expand : m.collapse)}
+              onClick={() => dispatch(sidebarToggled())}
+              data-testid="sidebar-toggle"
+            />
+          </Layout.Sider>
+        )}
+        {showSidebar && isMobile && (
+          <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} size={260}>
+            <SidebarMenu onNavigate={() => setDrawerOpen(false)} />
+          </Drawer>
+        )}
+        <Layout.Content style={{ padding: isMobile ? 8 : 24 }}>
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+      <AppFooter />
+    </Layout>
+  );
+}

@@ -1,0 +1,133 @@
+import { GlobalOutlined, MenuOutlined, MoonOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Flex, Layout, Space, Tag, Typography } from 'antd';
+import { useIntl } from 'react-intl';
+import { Link, useNavigate } from 'react-router';
+import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
+import { signedOut } from '../../app/sessionSlice';
+import { localeChanged, themeToggled } from '../../app/uiSlice';
+import { LOCALES } from '../../i18n/locales';
+import { toast } from '../../shared/feedback';
+import { useLogoutMutation } from '../auth/api';
+import { useStatus } from '../status/useStatus';
+import { nav as m } from './messages';
+
+const LANGUAGE_NAMES: Record<(typeof LOCALES)[number], string> = { 'zh-CN': '中文', en: 'English' };
+
+function UserMenu() {
+  const intl = useIntl();
+  const user = useCurrentUser();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [logout] = useLogoutMutation();
+  if (!user) return null;
+  const onClick = async ({ key }: { key: string }) => {
+    if (key === 'personal') navigate('/personal');
+    if (key === 'logout') {
+      await logout().unwrap().catch(() => undefined);
+      dispatch(signedOut());
+      toast.success(intl.formatMessage(m.loggedOut));
+      navigate('/login');
+    }
+  };
+  return (
+    <Dropdown
+      menu={{
+        onClick,
+        items: [
+          { key: 'personal', label: intl.formatMessage(m.personal) },
+          { key: 'logout', label: intl.formatMessage(m.logout), danger: true },
+        ],
+      }}
+    >
+      <Button type="text" icon={<UserOutlined />} data-testid="user-menu">
+        {user.display_name || user.username}
+      </Button>
+    </Dropdown>
+  );
+}
+
+function GuestLinks({ registerHidden }: { registerHidden: boolean }) {
+  const intl = useIntl();
+  return (
+    <Space size={4}>
+      <Link to="/login">
+        <Button type="primary">{intl.formatMessage(m.login)}</Button>
+      </Link>
+      {!registerHidden && (
+        <Link to="/register">
+          <Button>{intl.formatMessage(m.register)}</Button>
+        </Link>
+      )}
+    </Space>
+  );
+}
+
+export function TopBar({ isMobile, onMenu }: { isMobile: boolean; onMenu?: () => void }) {
+  const intl = useIntl();
+  const dispatch = useAppDispatch();
+  const theme = useAppSelector((s) => s.ui.theme);
+  const locale = useAppSelector((s) => s.ui.locale);
+  const user = useCurrentUser();
+  const { status } = useStatus();
+
+  const links = [
+    { to: '/', label: m.home },
+    { to: user ? '/token' : '/login', label: m.console },
+    { to: '/pricing', label: m.pricing },
+    { to: '/about', label: m.about },
+  ];
+
+  return (
+    <Layout.Header
+      style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '0 12px', height: 56, lineHeight: '56px' }}
+      data-testid="top-bar"
+    >
+      {onMenu && (
+        <Button type="text" icon={<MenuOutlined />} aria-label={intl.formatMessage(m.menu)} onClick={onMenu} />
+      )}
+      <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+        {status.logo && <img src={status.logo} alt="" style={{ height: 28 }} />}
+        <Typography.Text strong style={{ color: 'inherit', whiteSpace: 'nowrap' }}>
+          {status.system_name || 'AI Gateway'}
+        </Typography.Text>
+      </Link>
+      {status.self_use_mode_enabled && <Tag color="purple">{intl.formatMessage(m.selfUse)}</Tag>}
+      {status.demo_site_enabled && <Tag color="gold">{intl.formatMessage(m.demo)}</Tag>}
+      {!isMobile && (
+        <Flex gap={4} style={{ flex: 1 }} component="nav">
+          {links.map((l) => (
+            <Link key={l.label.id} to={l.to}>
+              <Button type="text">{intl.formatMessage(l.label)}</Button>
+            </Link>
+          ))}
+          {status.docs_link && (
+            <a href={status.docs_link} target="_blank" rel="noreferrer">
+              <Button type="text">{intl.formatMessage(m.docs)}</Button>
+            </a>
+          )}
+        </Flex>
+      )}
+      <Flex gap={4} align="center" style={{ marginInlineStart: 'auto' }}>
+        <Button
+          type="text"
+          aria-label={intl.formatMessage(theme === 'dark' ? m.themeLight : m.themeDark)}
+          icon={theme === 'dark' ? <SunOutlined /> : <MoonOutlined />}
+          onClick={() => dispatch(themeToggled())}
+          data-testid="theme-toggle"
+        />
+        <Dropdown
+          menu={{
+            selectedKeys: [locale],
+            onClick: ({ key }) => dispatch(localeChanged(key as (typeof LOCALES)[number])),
+            items: LOCALES.map((l) => ({ key: l, label: <span data-testid={`lang-${l}`}>{LANGUAGE_NAMES[l]}</span> })),
+          }}
+        >
+          <Button type="text" icon={<GlobalOutlined />} aria-label={intl.formatMessage(m.language)} data-testid="language-menu">
+            {!isMobile && LANGUAGE_NAMES[locale]}
+          </Button>
+        </Dropdown>
+        {user ? <UserMenu /> : <GuestLinks registerHidden={Boolean(status.self_use_mode_enabled)} />}
+      </Flex>
+    </Layout.Header>
+  );
+}

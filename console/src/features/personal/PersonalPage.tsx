@@ -1,0 +1,3 @@
+export function PersonalPage() {
+  return null;
+}
