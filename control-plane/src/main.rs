@@ -1,1 +1,128 @@
-fn main() {}
+//! The `control-plane` binary: serve the API (default), apply migrations, or print the OpenAPI
+//! document.
+
+use std::net::SocketAddr;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use control_plane::settings::Settings;
+use control_plane::state::AppState;
+use control_plane::store::{self, Db};
+use tracing_subscriber::EnvFilter;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "control-plane",
+    version,
+    about = "Control plane of the AI model API gateway"
+)]
+struct Cli {
+    #[command(flatten)]
+    settings: Settings,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the REST API and the console (the default).
+    Serve,
+    /// Apply database migrations and exit.
+    Migrate,
+    /// Print the OpenAPI document and exit.
+    Openapi,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=warn")),
+        )
+        .init();
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Openapi => {
+            println!("{}", control_plane::api::openapi().to_pretty_json()?);
+            Ok(())
+        }
+        Command::Migrate => {
+            let db = open(&cli.settings).await?;
+            tracing::info!(database = db.kind.name(), "migrations applied");
+            Ok(())
+        }
+        Command::Serve => serve(cli.settings).await,
+    }
+}
+
+async fn open(settings: &Settings) -> anyhow::Result<Db> {
+    let db = Db::connect(
+        settings.database_url.as_deref(),
+        &settings.data_dir,
+        settings.database_max_connections,
+    )
+    .await
+    .context("opening the database")?;
+    db.migrate().await.context("applying migrations")?;
+    Ok(db)
+}
+
+async fn serve(settings: Settings) -> anyhow::Result<()> {
+    let db = open(&settings).await?;
+    let listen = settings.listen;
+    let state = AppState::new(db.clone(), settings).await?;
+    if !state.is_initialized().await? {
+        tracing::warn!(
+            setup_token = state.setup_token(),
+            "system not initialized: open /setup from this machine, or send this setup token from elsewhere"
+        );
+    }
+    spawn_session_purge(db);
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("binding {listen}"))?;
+    tracing::info!(address = %listener.local_addr()?, "control plane listening");
+    axum::serve(
+        listener,
+        control_plane::app(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
+    Ok(())
+}
+
+/// Deletes expired sessions every hour.
+fn spawn_session_purge(db: Db) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            tick.tick().await;
+            match store::sessions::purge_expired(&db, store::now()).await {
+                Ok(n) if n > 0 => tracing::info!(removed = n, "expired sessions purged"),
+                Ok(_) => {}
+                Err(err) => tracing::warn!(error = %err, "session purge failed"),
+            }
+        }
+    });
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,87 @@
+//! The REST API (`/api/*`): one module per resource, the shared envelope and extractors, auth,
+//! the setup gate, console serving, and the OpenAPI document generated from the handlers.
+
+pub mod account;
+pub mod auth;
+pub mod console;
+pub mod envelope;
+pub mod extract;
+pub mod gate;
+pub mod me;
+pub mod options;
+pub mod setup;
+pub mod status;
+pub mod users;
+pub mod views;
+
+use axum::Router;
+use axum::routing::get;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::state::AppState;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "AI gateway control plane", description = "REST API of the console. Every reply is the envelope {success, message, data}."),
+    tags(
+        (name = "setup"), (name = "status"), (name = "account"), (name = "self"),
+        (name = "users"), (name = "options")
+    )
+)]
+struct ApiDoc;
+
+/// Every API route with its OpenAPI description.
+fn api_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(setup::get_setup, setup::post_setup))
+        .routes(routes!(status::get_status))
+        .routes(routes!(account::login))
+        .routes(routes!(account::logout))
+        .routes(routes!(account::register))
+        .routes(routes!(me::get_self, me::update_self, me::delete_self))
+        .routes(routes!(me::generate_access_token))
+        .routes(routes!(me::get_aff_code))
+        .routes(routes!(me::get_models))
+        .routes(routes!(me::get_self_groups))
+        .routes(routes!(
+            users::list_users,
+            users::create_user,
+            users::update_user
+        ))
+        .routes(routes!(users::search_users))
+        .routes(routes!(users::get_user))
+        .routes(routes!(users::manage_user))
+        .routes(routes!(users::list_groups))
+        .routes(routes!(options::list_options, options::update_option))
+}
+
+/// The OpenAPI document of the API.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, mut doc) = api_routes().split_for_parts();
+    doc.paths.paths.insert(
+        "/api/openapi.json".to_string(),
+        utoipa::openapi::path::PathItem::new(
+            utoipa::openapi::HttpMethod::Get,
+            utoipa::openapi::path::OperationBuilder::new()
+                .tag("status")
+                .summary(Some("This document"))
+                .response(
+                    "200",
+                    utoipa::openapi::Response::new("the OpenAPI document"),
+                ),
+        ),
+    );
+    doc
+}
+
+/// The API router (without state, middleware or console).
+pub fn router() -> Router<AppState> {
+    let (router, _) = api_routes().split_for_parts();
+    let doc = openapi();
+    router.route(
+        "/api/openapi.json",
+        get(move || async move { axum::Json(doc) }),
+    )
+}

@@ -1,0 +1,251 @@
+//! Server-side messages in English and Chinese, chosen per request from `Accept-Language`.
+
+use std::borrow::Cow;
+
+/// The language a reply is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    /// Picks Chinese when the first language tag of an `Accept-Language` value is `zh*`.
+    pub fn from_accept_language(value: Option<&str>) -> Self {
+        let first = value
+            .and_then(|v| v.split(',').next())
+            .map(|tag| tag.trim().to_ascii_lowercase())
+            .unwrap_or_default();
+        if first.starts_with("zh") {
+            Lang::Zh
+        } else {
+            Lang::En
+        }
+    }
+}
+
+/// Every message the API can send, with its parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    NotLoggedIn,
+    UserHeaderMissing,
+    UserHeaderMismatch,
+    SessionExpired,
+    PermissionDenied,
+    UserBanned,
+    NotInitialized,
+    AlreadyInitialized,
+    SetupNotAllowed,
+    SetupUsernameRequired,
+    SetupUsernameTooLong {
+        max: usize,
+    },
+    SetupPasswordTooShort {
+        min: usize,
+    },
+    PasswordsDiffer,
+    UsernamePasswordRequiredLogin,
+    UsernamePasswordRequired,
+    UsernameTooLong {
+        max: usize,
+    },
+    UsernameInvalid,
+    PasswordTooShort {
+        min: usize,
+    },
+    PasswordTooLong {
+        max: usize,
+    },
+    DisplayNameTooLong {
+        max: usize,
+    },
+    WrongCredentials,
+    WrongOriginalPassword,
+    OriginalPasswordRequired,
+    UsernameTaken,
+    PasswordLoginDisabled,
+    RegisterDisabled,
+    PasswordRegisterDisabled,
+    EmailRequired,
+    EmailInvalid,
+    EmailDomainNotAllowed,
+    EmailAliasNotAllowed,
+    VerificationCodeRequired,
+    VerificationCodeInvalid,
+    UserNotFound,
+    CannotActOnEqualOrHigherRole,
+    CannotCreateEqualOrHigherRole,
+    OnlyRootCanPromote,
+    AlreadyAdmin,
+    AlreadyCommonUser,
+    CannotDemoteRoot,
+    CannotDeleteRoot,
+    CannotDisableRoot,
+    CannotEnableStatus3,
+    UnknownAction {
+        action: String,
+    },
+    QuotaNegative,
+    GroupUnknown {
+        group: String,
+    },
+    DefaultPasswordWarning,
+    InvalidJsonBody {
+        detail: String,
+    },
+    InvalidQuery {
+        detail: String,
+    },
+    NotFound,
+    UnknownOption {
+        key: String,
+    },
+    OptionNotBoolean {
+        key: String,
+    },
+    OptionNotInteger {
+        key: String,
+    },
+    OptionNotNumber {
+        key: String,
+    },
+    OptionBelowMin {
+        key: String,
+        min: i64,
+    },
+    OptionOutOfRange {
+        key: String,
+        min: String,
+        max: String,
+    },
+    OptionNotInList {
+        key: String,
+        allowed: String,
+    },
+    StatusRangesInvalid {
+        key: String,
+    },
+    OptionNotJson {
+        key: String,
+    },
+    TopupGroupRatioNotJson,
+    EmailDomainFormat {
+        domain: String,
+    },
+    EmailDomainDuplicate {
+        domain: String,
+    },
+    RebateOutOfRange,
+    UrlMustBeHttp {
+        key: String,
+    },
+    ServerAddressFirst,
+    SensitiveWordRegex {
+        line: String,
+    },
+    TooManyRequests,
+    Internal,
+}
+
+impl Msg {
+    /// The text of this message in `lang`.
+    pub fn text(&self, lang: Lang) -> Cow<'static, str> {
+        let (en, zh): (Cow<'static, str>, Cow<'static, str>) = match self {
+            Msg::NotLoggedIn => ("not logged in or login expired, please log in again".into(), "未登录或登录已过期，请重新登录！".into()),
+            Msg::UserHeaderMissing => ("Unauthorized, New-Api-User header not provided".into(), "无权进行此操作，未提供 New-Api-User".into()),
+            Msg::UserHeaderMismatch => ("Unauthorized, New-Api-User does not match the logged-in user".into(), "无权进行此操作，New-Api-User 与登录用户不匹配".into()),
+            Msg::SessionExpired => ("login expired, please log in again".into(), "登录已过期，请重新登录".into()),
+            Msg::PermissionDenied => ("permission denied".into(), "无权进行此操作，权限不足".into()),
+            Msg::UserBanned => ("user has been banned".into(), "用户已被封禁".into()),
+            Msg::NotInitialized => ("the system is not initialized yet; complete /setup first".into(), "系统尚未初始化，请先完成 /setup".into()),
+            Msg::AlreadyInitialized => ("the system is already initialized".into(), "系统已经初始化".into()),
+            Msg::SetupNotAllowed => ("setup is accepted only from this machine or with the setup token printed in the control plane's log".into(), "仅允许本机或持有控制面日志中打印的初始化令牌进行初始化".into()),
+            Msg::SetupUsernameRequired => ("please enter the admin username".into(), "请输入管理员用户名".into()),
+            Msg::SetupUsernameTooLong { max } => (format!("the admin username must be at most {max} characters").into(), format!("管理员用户名长度不能超过 {max} 个字符").into()),
+            Msg::SetupPasswordTooShort { min } => (format!("password must be at least {min} characters").into(), format!("密码长度至少为{min}个字符").into()),
+            Msg::PasswordsDiffer => ("the two passwords do not match".into(), "两次输入的密码不一致".into()),
+            Msg::UsernamePasswordRequiredLogin => ("please enter username and password".into(), "请输入用户名和密码！".into()),
+            Msg::UsernamePasswordRequired => ("username and password cannot be empty".into(), "用户名和密码不能为空！".into()),
+            Msg::UsernameTooLong { max } => (format!("username must be at most {max} characters").into(), format!("用户名长度不能超过 {max} 个字符").into()),
+            Msg::UsernameInvalid => ("username cannot contain spaces, '@' or control characters".into(), "用户名不能包含空格、@ 或控制字符".into()),
+            Msg::PasswordTooShort { min } => (format!("password must be at least {min} characters").into(), format!("密码长度不得小于 {min} 位！").into()),
+            Msg::PasswordTooLong { max } => (format!("password must be at most {max} characters").into(), format!("密码长度不得大于 {max} 位！").into()),
+            Msg::DisplayNameTooLong { max } => (format!("display name must be at most {max} characters").into(), format!("显示名称长度不能超过 {max} 个字符").into()),
+            Msg::WrongCredentials => ("wrong username or password, or the user has been banned".into(), "用户名或密码错误，或用户已被封禁".into()),
+            Msg::WrongOriginalPassword => ("the original password is wrong".into(), "原密码错误".into()),
+            Msg::OriginalPasswordRequired => ("the original password is required to set a new one".into(), "修改密码需要提供原密码".into()),
+            Msg::UsernameTaken => ("username already exists".into(), "用户名已存在".into()),
+            Msg::PasswordLoginDisabled => ("the administrator has disabled password login".into(), "管理员关闭了密码登录".into()),
+            Msg::RegisterDisabled => ("the administrator has disabled new user registration".into(), "管理员关闭了新用户注册".into()),
+            Msg::PasswordRegisterDisabled => ("the administrator has disabled registration with a password; use a third-party account".into(), "管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册".into()),
+            Msg::EmailRequired => ("please enter the email".into(), "请输入邮箱！".into()),
+            Msg::EmailInvalid => ("the email address is invalid".into(), "邮箱地址无效".into()),
+            Msg::EmailDomainNotAllowed => ("the administrator has enabled an email domain whitelist and this email domain is not in it".into(), "管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中".into()),
+            Msg::EmailAliasNotAllowed => ("the administrator has disabled email aliases".into(), "管理员已启用邮箱地址别名限制，您的邮箱地址由于包含特殊符号而被拒绝".into()),
+            Msg::VerificationCodeRequired => ("please enter the verification code".into(), "请输入验证码！".into()),
+            Msg::VerificationCodeInvalid => ("the verification code is wrong or has expired".into(), "验证码错误或已过期".into()),
+            Msg::UserNotFound => ("user does not exist".into(), "用户不存在".into()),
+            Msg::CannotActOnEqualOrHigherRole => ("cannot act on a user whose role is equal to or higher than yours".into(), "无权操作同级或更高级别的用户".into()),
+            Msg::CannotCreateEqualOrHigherRole => ("cannot create a user whose role is equal to or higher than yours".into(), "无法创建权限大于等于自己的用户".into()),
+            Msg::OnlyRootCanPromote => ("only the super administrator can promote users".into(), "只有超级管理员才能提升用户权限".into()),
+            Msg::AlreadyAdmin => ("this user is already an administrator".into(), "该用户已经是管理员".into()),
+            Msg::AlreadyCommonUser => ("this user is already a normal user".into(), "该用户已经是普通用户".into()),
+            Msg::CannotDemoteRoot => ("the super administrator cannot be demoted".into(), "无法降级超级管理员用户".into()),
+            Msg::CannotDeleteRoot => ("the super administrator cannot be deleted".into(), "不能删除超级管理员账户".into()),
+            Msg::CannotDisableRoot => ("the super administrator cannot be disabled".into(), "无法禁用超级管理员用户".into()),
+            Msg::CannotEnableStatus3 => ("this user cannot be enabled".into(), "该用户无法启用".into()),
+            Msg::UnknownAction { action } => (format!("unknown action: {action}").into(), format!("未知操作：{action}").into()),
+            Msg::QuotaNegative => ("quota cannot be negative".into(), "额度不能为负数".into()),
+            Msg::GroupUnknown { group } => (format!("group {group} does not exist").into(), format!("分组 {group} 不存在").into()),
+            Msg::DefaultPasswordWarning => ("you are using the default password, change it immediately".into(), "您正在使用默认密码！请立刻修改默认密码！".into()),
+            Msg::InvalidJsonBody { detail } => (format!("invalid request body: {detail}").into(), format!("请求体无效：{detail}").into()),
+            Msg::InvalidQuery { detail } => (format!("invalid query parameters: {detail}").into(), format!("查询参数无效：{detail}").into()),
+            Msg::NotFound => ("not found".into(), "未找到".into()),
+            Msg::UnknownOption { key } => (format!("unknown option: {key}").into(), format!("未知的配置项：{key}").into()),
+            Msg::OptionNotBoolean { key } => (format!("{key} must be true or false").into(), format!("{key} 只能是 true 或 false").into()),
+            Msg::OptionNotInteger { key } => (format!("{key} must be an integer").into(), format!("{key} 必须是整数").into()),
+            Msg::OptionNotNumber { key } => (format!("{key} must be a number").into(), format!("{key} 必须是数字").into()),
+            Msg::OptionBelowMin { key, min } => (format!("{key} must be at least {min}").into(), format!("{key} 不能小于 {min}").into()),
+            Msg::OptionOutOfRange { key, min, max } => (format!("{key} must be between {min} and {max}").into(), format!("{key} 必须在 {min} 到 {max} 之间").into()),
+            Msg::OptionNotInList { key, allowed } => (format!("{key} must be one of: {allowed}").into(), format!("{key} 只能是以下值之一：{allowed}").into()),
+            Msg::StatusRangesInvalid { key } => (format!("{key} must be a comma list of HTTP status codes or ranges such as 500-503").into(), format!("{key} 必须是逗号分隔的状态码或范围，例如 500-503").into()),
+            Msg::OptionNotJson { key } => (format!("{key} is not a valid JSON string").into(), format!("{key} 不是合法的 JSON 字符串").into()),
+            Msg::TopupGroupRatioNotJson => ("the top-up group ratio is not a valid JSON string".into(), "充值分组倍率不是合法的 JSON 字符串".into()),
+            Msg::EmailDomainFormat { domain } => (format!("invalid email domain format: {domain}").into(), format!("邮箱域名格式不正确：{domain}").into()),
+            Msg::EmailDomainDuplicate { domain } => (format!("this domain is already in the whitelist: {domain}").into(), format!("该域名已存在于白名单中：{domain}").into()),
+            Msg::RebateOutOfRange => ("the rebate percentage must be between 0 and 100".into(), "返佣百分比必须在0到100之间".into()),
+            Msg::UrlMustBeHttp { key } => (format!("{key} must begin with http:// or https://").into(), format!("{key} 必须以 http:// 或 https:// 开头").into()),
+            Msg::ServerAddressFirst => ("please set the server address (ServerAddress) first".into(), "请先填写服务器地址".into()),
+            Msg::SensitiveWordRegex { line } => (format!("invalid regular expression in sensitive words: {line}").into(), format!("敏感词中的正则表达式无效：{line}").into()),
+            Msg::TooManyRequests => ("too many requests, try again later".into(), "请求过于频繁，请稍后再试".into()),
+            Msg::Internal => ("internal server error, contact the administrator".into(), "服务器内部错误，请联系管理员".into()),
+        };
+        match lang {
+            Lang::En => en,
+            Lang::Zh => zh,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_language_picks_chinese_only_for_zh_first() {
+        assert_eq!(
+            Lang::from_accept_language(Some("zh-CN,zh;q=0.9,en;q=0.8")),
+            Lang::Zh
+        );
+        assert_eq!(Lang::from_accept_language(Some("en-US,zh;q=0.5")), Lang::En);
+        assert_eq!(Lang::from_accept_language(None), Lang::En);
+    }
+
+    #[test]
+    fn parameters_appear_in_both_languages() {
+        let msg = Msg::PasswordTooShort { min: 8 };
+        assert!(msg.text(Lang::En).contains('8'));
+        assert_eq!(msg.text(Lang::Zh), "密码长度不得小于 8 位！");
+    }
+}

@@ -1,0 +1,29 @@
+//! Control plane of the AI model API gateway: owns the database (PostgreSQL, or SQLite when
+//! embedded), serves the console's REST API (`/api/*`) and the built console.
+
+pub mod api;
+pub mod domain;
+pub mod error;
+pub mod i18n;
+pub mod settings;
+pub mod state;
+pub mod store;
+
+use axum::Router;
+use axum::middleware;
+use tower_http::trace::TraceLayer;
+
+use crate::state::AppState;
+
+/// The whole HTTP application for `state`: API, setup gate, localised errors, console.
+pub fn app(state: AppState) -> Router {
+    let console_dir = state.settings().console_dir.clone();
+    api::console::attach(api::router(), console_dir)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            api::gate::require_setup,
+        ))
+        .layer(middleware::from_fn(error::localize_errors))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}

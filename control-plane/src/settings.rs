@@ -1,0 +1,65 @@
+//! Runtime settings of the control plane, read from flags and environment variables.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+/// How the server runs: where it listens, which database it owns, how sessions behave.
+#[derive(Debug, Clone, Args)]
+pub struct Settings {
+    /// Address for the REST API, the console and (later) gRPC.
+    #[arg(long, env = "LISTEN", default_value = "127.0.0.1:3000")]
+    pub listen: SocketAddr,
+
+    /// PostgreSQL URL (`postgres://…`). Without it, SQLite in the data folder is used.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+
+    /// Folder for the embedded SQLite database and other local state.
+    #[arg(long, env = "DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+
+    /// Lifetime of a console session, in hours.
+    #[arg(long, env = "SESSION_TTL_HOURS", default_value_t = 720)]
+    pub session_ttl_hours: u64,
+
+    /// Mark the session cookie `Secure` (serve the console over HTTPS when set).
+    #[arg(long, env = "SESSION_COOKIE_SECURE", default_value_t = false)]
+    pub session_cookie_secure: bool,
+
+    /// Folder of the built console (`console/dist`); served with an SPA fallback when present.
+    #[arg(long, env = "CONSOLE_DIR")]
+    pub console_dir: Option<PathBuf>,
+
+    /// One-time token accepted by `POST /api/setup` from non-loopback clients. A random one is
+    /// generated and logged at start when unset and the system is not initialized.
+    #[arg(long, env = "SETUP_TOKEN", hide_env_values = true)]
+    pub setup_token: Option<String>,
+
+    /// Largest number of database connections.
+    #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 16)]
+    pub database_max_connections: u32,
+}
+
+impl Settings {
+    /// Session lifetime as a duration.
+    pub fn session_ttl(&self) -> Duration {
+        Duration::from_secs(self.session_ttl_hours.saturating_mul(3600))
+    }
+
+    /// Settings for tests: SQLite (or `database_url`) in `data_dir`, one-hour sessions.
+    pub fn for_tests(data_dir: PathBuf, database_url: Option<String>) -> Self {
+        Settings {
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            database_url,
+            data_dir,
+            session_ttl_hours: 1,
+            session_cookie_secure: false,
+            console_dir: None,
+            setup_token: None,
+            database_max_connections: 8,
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! Persistence: the connection pool (PostgreSQL or embedded SQLite), migrations, and one module
+//! of typed queries per table. Queries use `$N` parameters, which both databases accept.
+
+pub mod abilities;
+pub mod logs;
+pub mod options;
+pub mod sessions;
+pub mod setup;
+pub mod users;
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Executor};
+
+/// Which database engine backs the pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DbKind {
+    Postgres,
+    Sqlite,
+}
+
+impl DbKind {
+    /// The name the setup page shows (`database_type`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DbKind::Postgres => "postgres",
+            DbKind::Sqlite => "sqlite",
+        }
+    }
+}
+
+/// The database handle shared by every request.
+#[derive(Debug, Clone)]
+pub struct Db {
+    pub pool: AnyPool,
+    pub kind: DbKind,
+}
+
+/// Why the database could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("unsupported database URL (expected postgres:// or sqlite:): {0}")]
+    UnsupportedUrl(String),
+    #[error("cannot create the data folder {path}: {source}")]
+    DataDir {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Sqlx(#[from] sqlx::Error),
+    #[error(transparent)]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl Db {
+    /// Opens `database_url`, or a SQLite file in `data_dir` when no URL is given.
+    pub async fn connect(
+        database_url: Option<&str>,
+        data_dir: &Path,
+        max_connections: u32,
+    ) -> Result<Db, DbError> {
+        install_default_drivers();
+        let (url, kind) = match database_url {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                (url.to_string(), DbKind::Postgres)
+            }
+            Some(url) if url.starts_with("sqlite:") => (url.to_string(), DbKind::Sqlite),
+            Some(url) => return Err(DbError::UnsupportedUrl(redact_url(url))),
+            None => {
+                std::fs::create_dir_all(data_dir).map_err(|source| DbError::DataDir {
+                    path: data_dir.display().to_string(),
+                    source,
+                })?;
+                let file = data_dir.join("gateway.db");
+                (
+                    format!("sqlite://{}?mode=rwc", file.display()),
+                    DbKind::Sqlite,
+                )
+            }
+        };
+        let mut options = AnyPoolOptions::new().max_connections(max_connections);
+        if kind == DbKind::Sqlite {
+            options = options.after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    conn.execute("PRAGMA busy_timeout = 10000").await?;
+                    conn.execute("PRAGMA foreign_keys = ON").await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = options.connect(&url).await?;
+        if kind == DbKind::Sqlite {
+            pool.execute("PRAGMA journal_mode = WAL").await?;
+        }
+        Ok(Db { pool, kind })
+    }
+
+    /// Applies the migrations of this database's engine.
+    pub async fn migrate(&self) -> Result<(), DbError> {
+        match self.kind {
+            DbKind::Postgres => {
+                sqlx::migrate!("../migrations/postgres")
+                    .run(&self.pool)
+                    .await?
+            }
+            DbKind::Sqlite => {
+                sqlx::migrate!("../migrations/sqlite")
+                    .run(&self.pool)
+                    .await?
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Hides the password of a database URL for messages.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            format!("{}://***{}", &url[..scheme_end], &url[at..])
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Current time in epoch seconds.
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
+}
+
+/// True when `err` is a unique-constraint violation.
+pub fn is_unique_violation(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if db.is_unique_violation())
+}
