@@ -1,0 +1,71 @@
+//! Config sync: reads a `config.v1.Snapshot` (from a JSON/YAML file for now), validates it
+//! into the in-memory [`Snapshot`] and holds the current one behind an atomic swap.
+
+mod snapshot;
+
+pub use snapshot::{
+    ChannelEntry, Options, Pricing, Snapshot, StatusSet, Tier, TokenEntry, UserEntry,
+};
+
+use std::path::Path;
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
+use proto::config::v1 as pb;
+
+/// Problems with a config file or snapshot.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("cannot parse config file {path}: {message}")]
+    Parse { path: String, message: String },
+    #[error("invalid snapshot: {0}")]
+    Invalid(String),
+}
+
+/// Parses a snapshot file: JSON when the name ends in `.json`, YAML otherwise.
+pub fn load_file(path: &Path) -> Result<pb::Snapshot, ConfigError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: shown.clone(),
+        source,
+    })?;
+    let is_json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if is_json {
+        serde_json::from_str(&text).map_err(|e| ConfigError::Parse {
+            path: shown,
+            message: e.to_string(),
+        })
+    } else {
+        serde_yaml_ng::from_str(&text).map_err(|e| ConfigError::Parse {
+            path: shown,
+            message: e.to_string(),
+        })
+    }
+}
+
+/// The current snapshot, read without locks on the request path (the control-plane feed
+/// that swaps it atomically comes with the Watch stream).
+pub struct ConfigStore {
+    current: ArcSwap<Snapshot>,
+}
+
+impl ConfigStore {
+    /// Starts from a validated snapshot.
+    pub fn new(snapshot: Snapshot) -> Self {
+        ConfigStore {
+            current: ArcSwap::from_pointee(snapshot),
+        }
+    }
+
+    /// The snapshot in force now.
+    pub fn load(&self) -> Arc<Snapshot> {
+        self.current.load_full()
+    }
+}

@@ -1,0 +1,424 @@
+//! The validated in-memory snapshot: tokens by key hash, users with live balances,
+//! channels, the routing table group → model → priority tiers, prices and options.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::AtomicI64;
+use std::time::Duration;
+
+use ipnet::IpNet;
+use proto::config::v1 as pb;
+
+use super::ConfigError;
+use crate::adapters::provider::{self, ProviderSpec};
+
+/// A token, with its remaining quota as a live atomic balance.
+#[derive(Debug)]
+pub struct TokenEntry {
+    pub id: i64,
+    pub user_id: i64,
+    pub name: String,
+    pub status: i32,
+    /// Unix seconds; `None` never expires.
+    pub expires_at: Option<i64>,
+    pub unlimited: bool,
+    pub remain: AtomicI64,
+    pub used: AtomicI64,
+    /// `Some` when model limits are enabled.
+    pub model_limits: Option<HashSet<String>>,
+    pub allow_ips: Vec<IpNet>,
+    pub group: String,
+}
+
+/// A user, with its wallet as a live atomic balance.
+#[derive(Debug)]
+pub struct UserEntry {
+    pub id: i64,
+    pub username: String,
+    pub status: i32,
+    pub group: String,
+    pub role: i32,
+    pub quota: AtomicI64,
+    pub used: AtomicI64,
+}
+
+/// A channel the gateway can relay to.
+#[derive(Debug)]
+pub struct ChannelEntry {
+    pub id: i64,
+    pub name: String,
+    pub spec: &'static ProviderSpec,
+    pub base_url: String,
+    /// Secret: never logged (Debug is implemented by hand).
+    pub key: Secret,
+    pub enabled: bool,
+    pub priority: i64,
+    pub weight: u32,
+    pub model_mapping: HashMap<String, String>,
+    pub status_code_mapping: HashMap<u16, u16>,
+    pub headers: Vec<(String, String)>,
+    pub organization: String,
+}
+
+/// A string that never shows in logs or debug output.
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// Channels of one priority inside a (group, model) route.
+#[derive(Debug, Clone)]
+pub struct Tier {
+    pub priority: i64,
+    pub channels: Vec<Arc<ChannelEntry>>,
+}
+
+/// A set of HTTP statuses given as ranges (`"429,500-503"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusSet(Vec<(u16, u16)>);
+
+impl StatusSet {
+    /// new-api's default AutomaticRetryStatusCodes.
+    pub const DEFAULT: &'static str = "100-199,300-399,401-407,409-499,500-503,505-523,525-599";
+
+    /// Parses ranges; an empty string means the default set.
+    pub fn parse(text: &str) -> Result<StatusSet, ConfigError> {
+        let text = if text.trim().is_empty() {
+            Self::DEFAULT
+        } else {
+            text
+        };
+        let bad = || ConfigError::Invalid(format!("bad status code ranges {text:?}"));
+        let mut ranges = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (lo, hi) = part.split_once('-').unwrap_or((part, part));
+            let lo: u16 = lo.trim().parse().map_err(|_| bad())?;
+            let hi: u16 = hi.trim().parse().map_err(|_| bad())?;
+            ranges.push((lo, hi));
+        }
+        Ok(StatusSet(ranges))
+    }
+
+    /// Whether `status` is in the set (statuses outside 100-599 always are).
+    pub fn contains(&self, status: u16) -> bool {
+        !(100..=599).contains(&status)
+            || self.0.iter().any(|(lo, hi)| (*lo..=*hi).contains(&status))
+    }
+}
+
+/// Prices and ratios.
+#[derive(Debug, Clone, Default)]
+pub struct Pricing {
+    pub model_ratio: HashMap<String, f64>,
+    pub completion_ratio: HashMap<String, f64>,
+    pub cache_ratio: HashMap<String, f64>,
+    pub model_price: HashMap<String, f64>,
+    pub group_ratio: HashMap<String, f64>,
+    pub usable_groups: HashSet<String>,
+}
+
+/// Relay options with defaults applied.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub retry_times: u32,
+    pub quota_per_unit: i64,
+    pub pre_consumed_tokens: i64,
+    pub retryable: StatusSet,
+    pub connect_timeout: Duration,
+    pub first_byte_timeout: Duration,
+    pub stream_idle_timeout: Duration,
+    pub max_body_bytes: usize,
+    pub force_stream_usage: bool,
+}
+
+/// Everything the request path reads, immutable once built.
+#[derive(Debug)]
+pub struct Snapshot {
+    pub version: u64,
+    pub tokens: HashMap<String, Arc<TokenEntry>>,
+    pub users: HashMap<i64, Arc<UserEntry>>,
+    pub channels: HashMap<i64, Arc<ChannelEntry>>,
+    /// group → model → tiers, highest priority first.
+    pub routes: HashMap<String, HashMap<String, Vec<Tier>>>,
+    pub pricing: Pricing,
+    pub options: Options,
+}
+
+/// Channels of one route by priority (ascending).
+type TierMap = BTreeMap<i64, Vec<Arc<ChannelEntry>>>;
+
+fn ms_or(ms: u64, default_ms: u64) -> Duration {
+    Duration::from_millis(if ms == 0 { default_ms } else { ms })
+}
+
+fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
+    let d = pb::RelayOptions::default();
+    let o = raw.unwrap_or(&d);
+    Ok(Options {
+        retry_times: o.retry_times,
+        quota_per_unit: if o.quota_per_unit > 0 {
+            o.quota_per_unit
+        } else {
+            500_000
+        },
+        pre_consumed_tokens: o.pre_consumed_quota.unwrap_or(500).max(0),
+        retryable: StatusSet::parse(&o.retryable_status_codes)?,
+        connect_timeout: ms_or(o.connect_timeout_ms, 10_000),
+        first_byte_timeout: ms_or(o.first_byte_timeout_ms, 60_000),
+        stream_idle_timeout: ms_or(o.stream_idle_timeout_ms, 300_000),
+        max_body_bytes: if o.max_request_body_bytes == 0 {
+            32 << 20
+        } else {
+            usize::try_from(o.max_request_body_bytes).unwrap_or(usize::MAX)
+        },
+        force_stream_usage: o.force_stream_usage.unwrap_or(true),
+    })
+}
+
+fn token(t: &pb::Token) -> Result<TokenEntry, ConfigError> {
+    let allow_ips = t
+        .allow_ips
+        .iter()
+        .flat_map(|s| s.split(['\n', ',']))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<IpNet>()
+                .or_else(|_| s.parse::<std::net::IpAddr>().map(IpNet::from))
+                .map_err(|_| {
+                    ConfigError::Invalid(format!("token {}: bad allow_ips entry {s:?}", t.id))
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TokenEntry {
+        id: t.id,
+        user_id: t.user_id,
+        name: t.name.clone(),
+        status: t.status,
+        expires_at: (t.expired_time > 0).then_some(t.expired_time),
+        unlimited: t.unlimited_quota,
+        remain: AtomicI64::new(t.remain_quota),
+        used: AtomicI64::new(t.used_quota),
+        model_limits: t
+            .model_limits_enabled
+            .then(|| t.model_limits.iter().map(|m| m.trim().to_owned()).collect()),
+        allow_ips,
+        group: t.group.clone(),
+    })
+}
+
+fn channel(c: &pb::Channel) -> Result<Option<ChannelEntry>, ConfigError> {
+    let Some(spec) = provider::lookup(c.r#type) else {
+        tracing::warn!(
+            channel_id = c.id,
+            channel_type = c.r#type,
+            "channel type not served by this gateway; skipped"
+        );
+        return Ok(None);
+    };
+    let mut status_code_mapping = HashMap::new();
+    for (from, to) in &c.status_code_mapping {
+        let parse = |s: &str| {
+            s.trim()
+                .parse::<u16>()
+                .ok()
+                .filter(|n| (100..=599).contains(n))
+                .ok_or_else(|| {
+                    ConfigError::Invalid(format!(
+                        "channel {}: bad status_code_mapping {from:?}→{to:?}",
+                        c.id
+                    ))
+                })
+        };
+        status_code_mapping.insert(parse(from)?, parse(to)?);
+    }
+    let mut headers: Vec<(String, String)> = c
+        .headers
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    headers.sort();
+    Ok(Some(ChannelEntry {
+        id: c.id,
+        name: c.name.clone(),
+        spec,
+        base_url: c.base_url.clone(),
+        key: Secret(c.key.clone()),
+        enabled: c.status == pb::CHANNEL_ENABLED,
+        priority: c.priority,
+        weight: c.weight,
+        model_mapping: c.model_mapping.clone(),
+        status_code_mapping,
+        headers,
+        organization: c.openai_organization.clone(),
+    }))
+}
+
+impl Snapshot {
+    /// Validates a raw snapshot and builds the indexes.
+    pub fn build(raw: &pb::Snapshot) -> Result<Snapshot, ConfigError> {
+        let mut tokens = HashMap::new();
+        for t in &raw.tokens {
+            let hash = t.key_hash.trim().to_ascii_lowercase();
+            if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(ConfigError::Invalid(format!(
+                    "token {}: key_hash must be 64 hex digits",
+                    t.id
+                )));
+            }
+            if tokens.insert(hash, Arc::new(token(t)?)).is_some() {
+                return Err(ConfigError::Invalid(format!(
+                    "token {}: duplicate key_hash",
+                    t.id
+                )));
+            }
+        }
+        let mut users = HashMap::new();
+        for u in &raw.users {
+            let entry = UserEntry {
+                id: u.id,
+                username: u.username.clone(),
+                status: u.status,
+                group: if u.group.is_empty() {
+                    "default".to_owned()
+                } else {
+                    u.group.clone()
+                },
+                role: u.role,
+                quota: AtomicI64::new(u.quota),
+                used: AtomicI64::new(u.used_quota),
+            };
+            if users.insert(u.id, Arc::new(entry)).is_some() {
+                return Err(ConfigError::Invalid(format!("duplicate user id {}", u.id)));
+            }
+        }
+        let mut channels = HashMap::new();
+        // group → model → priority → channels (BTreeMap orders priorities).
+        let mut table: HashMap<String, HashMap<String, TierMap>> = HashMap::new();
+        for c in &raw.channels {
+            let Some(entry) = channel(c)? else { continue };
+            let entry = Arc::new(entry);
+            if channels.insert(c.id, entry.clone()).is_some() {
+                return Err(ConfigError::Invalid(format!(
+                    "duplicate channel id {}",
+                    c.id
+                )));
+            }
+            if !entry.enabled {
+                continue;
+            }
+            let groups: Vec<&str> = if c.groups.is_empty() {
+                vec!["default"]
+            } else {
+                c.groups.iter().map(String::as_str).collect()
+            };
+            for g in groups {
+                for m in &c.models {
+                    table
+                        .entry(g.trim().to_owned())
+                        .or_default()
+                        .entry(m.trim().to_owned())
+                        .or_default()
+                        .entry(entry.priority)
+                        .or_default()
+                        .push(entry.clone());
+                }
+            }
+        }
+        let routes = table
+            .into_iter()
+            .map(|(g, models)| {
+                let models = models
+                    .into_iter()
+                    .map(|(m, tiers)| {
+                        let tiers = tiers
+                            .into_iter()
+                            .rev()
+                            .map(|(priority, channels)| Tier { priority, channels })
+                            .collect();
+                        (m, tiers)
+                    })
+                    .collect();
+                (g, models)
+            })
+            .collect();
+        let p = raw.pricing.clone().unwrap_or_default();
+        let mut group_ratio = p.group_ratio;
+        if group_ratio.is_empty() {
+            group_ratio.insert("default".to_owned(), 1.0);
+        }
+        let pricing = Pricing {
+            model_ratio: p.model_ratio,
+            completion_ratio: p.completion_ratio,
+            cache_ratio: p.cache_ratio,
+            model_price: p.model_price,
+            group_ratio,
+            usable_groups: p.user_usable_groups.into_keys().collect(),
+        };
+        Ok(Snapshot {
+            version: raw.version,
+            tokens,
+            users,
+            channels,
+            routes,
+            pricing,
+            options: options(raw.options.as_ref())?,
+        })
+    }
+
+    /// Priority tiers for a model in a group (empty when none).
+    pub fn tiers(&self, group: &str, model: &str) -> &[Tier] {
+        self.routes
+            .get(group)
+            .and_then(|m| m.get(model))
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn status_sets_parse_ranges() {
+        let d = StatusSet::parse("").unwrap();
+        assert!(
+            d.contains(429)
+                && d.contains(500)
+                && !d.contains(400)
+                && !d.contains(504)
+                && !d.contains(200)
+        );
+        let s = StatusSet::parse("429, 500-502").unwrap();
+        assert!(s.contains(501) && !s.contains(503));
+        assert!(StatusSet::parse("5xx").is_err());
+    }
+
+    #[test]
+    fn routes_are_tiered_highest_first_and_skip_disabled() {
+        let raw: pb::Snapshot = serde_json::from_value(serde_json::json!({
+            "channels": [
+                {"id": 1, "type": 1, "models": ["m"], "priority": 0, "status": 1},
+                {"id": 2, "type": 1, "models": ["m"], "priority": 5, "status": 1, "groups": ["default", "vip"]},
+                {"id": 3, "type": 1, "models": ["m"], "priority": 5, "status": 2},
+                {"id": 4, "type": 14, "models": ["m"], "status": 1}
+            ]
+        }))
+        .unwrap();
+        let s = Snapshot::build(&raw).unwrap();
+        let tiers = s.tiers("default", "m");
+        assert_eq!(
+            tiers.iter().map(|t| t.priority).collect::<Vec<_>>(),
+            vec![5, 0]
+        );
+        assert_eq!(tiers[0].channels.len(), 1);
+        assert_eq!(s.tiers("vip", "m").len(), 1);
+        assert!(!s.channels.contains_key(&4));
+        assert_eq!(s.options.pre_consumed_tokens, 500);
+        assert_eq!(s.options.max_body_bytes, 32 << 20);
+    }
+}

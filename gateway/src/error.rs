@@ -1,0 +1,286 @@
+//! Errors of every layer (one enum each, composed into `GatewayError`) and the single
+//! place where they become an OpenAI-shaped error answer.
+
+use bytes::Bytes;
+use serde_json::{Value, json};
+
+/// Request-shape problems found at the edge before any upstream is involved.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    #[error("Invalid URL ({method} {path})")]
+    NotFound { method: String, path: String },
+    #[error("request body too large (limit {limit} bytes)")]
+    BodyTooLarge { limit: usize },
+    #[error("failed to read request body: {0}")]
+    ReadBody(String),
+    #[error("unsupported content type {0:?}, expected application/json")]
+    ContentType(String),
+    #[error("invalid JSON body: {0}")]
+    MalformedJson(String),
+    #[error("field `model` is required")]
+    MissingModel,
+    #[error("The model '{0}' does not exist")]
+    UnknownModel(String),
+}
+
+/// Token and user checks.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    #[error("Token not provided")]
+    NoToken,
+    #[error("Invalid token")]
+    InvalidToken,
+    #[error("Token has expired")]
+    Expired,
+    #[error("Token quota is exhausted")]
+    Exhausted,
+    #[error("Token is disabled")]
+    Disabled,
+    #[error("Your IP {0} is not in the token's allow list")]
+    IpNotAllowed(String),
+    #[error("User has been banned")]
+    UserBanned,
+    #[error("No access to group {0}")]
+    GroupForbidden(String),
+    #[error("Group {0} has been removed")]
+    GroupRemoved(String),
+    #[error("This token has no access to model {0}")]
+    ModelForbidden(String),
+    #[error("Only administrators may pin a channel")]
+    PinNotAdmin,
+}
+
+/// Channel selection.
+#[derive(Debug, thiserror::Error)]
+pub enum RouteError {
+    #[error("No available channel for model {model} under group {group} (distributor)")]
+    NoChannel { model: String, group: String },
+    #[error("Pinned channel {0} is not available")]
+    PinnedUnavailable(i64),
+    #[error("model mapping of channel {0} contains a cycle")]
+    MappingCycle(i64),
+}
+
+/// Pricing and quota reservation.
+#[derive(Debug, thiserror::Error)]
+pub enum BillingError {
+    #[error("Model {0} has not been priced by the administrator yet")]
+    NotPriced(String),
+    #[error("insufficient user quota, remaining: {remaining}")]
+    UserQuotaEmpty { remaining: i64 },
+    #[error("pre-consume failed, user remaining quota: {remaining}, need: {need}")]
+    UserQuotaShort { remaining: i64, need: i64 },
+    #[error("token quota is not enough, token remain quota: {remaining}, need quota: {need}")]
+    TokenQuotaShort { remaining: i64, need: i64 },
+}
+
+/// Talking to an upstream channel.
+#[derive(Debug, thiserror::Error)]
+pub enum UpstreamError {
+    #[error("upstream connection failed: {0}")]
+    Connect(String),
+    #[error("upstream did not answer within {0} ms")]
+    Timeout(u64),
+    #[error("upstream answered status {status}")]
+    Status { status: u16, body: Bytes },
+    #[error("upstream response body is invalid: {0}")]
+    BadBody(String),
+    #[error("upstream stream broke: {0}")]
+    Broken(String),
+    #[error("failed to build upstream request: {0}")]
+    Build(String),
+}
+
+impl UpstreamError {
+    /// Stable low-cardinality code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            UpstreamError::Connect(_) => "do_request_failed",
+            UpstreamError::Timeout(_) => "upstream_timeout",
+            UpstreamError::Status { .. } => "bad_response_status_code",
+            UpstreamError::BadBody(_) => "bad_response_body",
+            UpstreamError::Broken(_) => "bad_response",
+            UpstreamError::Build(_) => "convert_request_failed",
+        }
+    }
+
+    /// Whether another channel may be tried (the status part is decided by the options).
+    pub fn retryable(&self, retryable_status: impl Fn(u16) -> bool) -> bool {
+        match self {
+            UpstreamError::Connect(_) | UpstreamError::Timeout(_) | UpstreamError::Broken(_) => {
+                true
+            }
+            UpstreamError::Status { status, .. } => retryable_status(*status),
+            UpstreamError::BadBody(_) | UpstreamError::Build(_) => false,
+        }
+    }
+}
+
+/// Every way a relayed request can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum GatewayError {
+    #[error(transparent)]
+    Request(#[from] RequestError),
+    #[error(transparent)]
+    Auth(#[from] AuthError),
+    #[error(transparent)]
+    Route(#[from] RouteError),
+    #[error(transparent)]
+    Billing(#[from] BillingError),
+    #[error(transparent)]
+    Upstream(#[from] UpstreamError),
+}
+
+impl GatewayError {
+    /// HTTP status sent to the client (before a channel's status_code_mapping).
+    pub fn status(&self) -> u16 {
+        match self {
+            GatewayError::Request(e) => match e {
+                RequestError::NotFound { .. } | RequestError::UnknownModel(_) => 404,
+                RequestError::BodyTooLarge { .. } => 413,
+                _ => 400,
+            },
+            GatewayError::Auth(e) => match e {
+                AuthError::NoToken
+                | AuthError::InvalidToken
+                | AuthError::Expired
+                | AuthError::Exhausted
+                | AuthError::Disabled => 401,
+                _ => 403,
+            },
+            GatewayError::Route(RouteError::NoChannel { .. }) => 503,
+            GatewayError::Route(RouteError::PinnedUnavailable(_)) => 403,
+            GatewayError::Route(RouteError::MappingCycle(_)) => 500,
+            GatewayError::Billing(BillingError::NotPriced(_)) => 400,
+            GatewayError::Billing(_) => 403,
+            GatewayError::Upstream(e) => match e {
+                UpstreamError::Status { status, .. } => *status,
+                UpstreamError::Timeout(_) => 504,
+                UpstreamError::Build(_) => 500,
+                _ => 502,
+            },
+        }
+    }
+
+    /// Stable low-cardinality code (metrics label and the `code` of the error body).
+    pub fn code(&self) -> &'static str {
+        match self {
+            GatewayError::Request(e) => match e {
+                RequestError::NotFound { .. } => "invalid_request",
+                RequestError::BodyTooLarge { .. } | RequestError::ReadBody(_) => {
+                    "read_request_body_failed"
+                }
+                RequestError::ContentType(_) | RequestError::MissingModel => "invalid_request",
+                RequestError::MalformedJson(_) => "bad_request_body",
+                RequestError::UnknownModel(_) => "model_not_found",
+            },
+            GatewayError::Auth(e) => match e {
+                AuthError::NoToken => "token_not_provided",
+                AuthError::InvalidToken
+                | AuthError::Expired
+                | AuthError::Exhausted
+                | AuthError::Disabled => "invalid_token",
+                AuthError::IpNotAllowed(_) | AuthError::PinNotAdmin => "access_denied",
+                AuthError::UserBanned => "user_banned",
+                AuthError::GroupForbidden(_) | AuthError::GroupRemoved(_) => "group_forbidden",
+                AuthError::ModelForbidden(_) => "model_forbidden",
+            },
+            GatewayError::Route(e) => match e {
+                RouteError::NoChannel { .. } => "model_not_found",
+                RouteError::PinnedUnavailable(_) => "get_channel_failed",
+                RouteError::MappingCycle(_) => "model_mapping_contains_cycle",
+            },
+            GatewayError::Billing(e) => match e {
+                BillingError::NotPriced(_) => "model_price_error",
+                BillingError::UserQuotaEmpty { .. } | BillingError::UserQuotaShort { .. } => {
+                    "insufficient_user_quota"
+                }
+                BillingError::TokenQuotaShort { .. } => "pre_consume_token_quota_failed",
+            },
+            GatewayError::Upstream(e) => e.code(),
+        }
+    }
+
+    /// The OpenAI-shaped error object (the value under `"error"`), request id appended to
+    /// the message. Upstream error objects are kept, as new-api does.
+    pub fn to_openai(&self, request_id: &str) -> Value {
+        if let GatewayError::Upstream(UpstreamError::Status { status, body }) = self
+            && let Ok(Value::Object(mut root)) = serde_json::from_slice::<Value>(body)
+            && let Some(Value::Object(mut err)) = root.remove("error")
+        {
+            let msg = err
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            let msg = if msg.is_empty() {
+                format!("upstream answered status {status}")
+            } else {
+                msg
+            };
+            err.insert(
+                "message".into(),
+                Value::String(format!("{msg} (request id: {request_id})")),
+            );
+            err.entry("type")
+                .or_insert(Value::String("upstream_error".into()));
+            err.entry("param").or_insert(Value::Null);
+            err.entry("code").or_insert(Value::Null);
+            return Value::Object(err);
+        }
+        let kind = match self {
+            GatewayError::Request(
+                RequestError::NotFound { .. } | RequestError::UnknownModel(_),
+            ) => "invalid_request_error",
+            GatewayError::Upstream(UpstreamError::Status { .. }) => "upstream_error",
+            _ => "new_api_error",
+        };
+        json!({
+            "message": format!("{self} (request id: {request_id})"),
+            "type": kind,
+            "param": null,
+            "code": self.code(),
+        })
+    }
+
+    /// The complete JSON body `{"error": {...}}`.
+    pub fn body(&self, request_id: &str) -> Bytes {
+        Bytes::from(json!({ "error": self.to_openai(request_id) }).to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn gateway_errors_have_openai_shape_with_request_id() {
+        let e = GatewayError::from(AuthError::InvalidToken);
+        let v: Value = serde_json::from_slice(&e.body("req1")).unwrap();
+        assert_eq!(v["error"]["type"], "new_api_error");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .ends_with("(request id: req1)")
+        );
+        assert_eq!(e.status(), 401);
+    }
+
+    #[test]
+    fn upstream_error_objects_are_kept() {
+        let body = Bytes::from_static(
+            br#"{"error":{"message":"slow down","type":"rate_limit","code":"rl"}}"#,
+        );
+        let e = GatewayError::from(UpstreamError::Status { status: 429, body });
+        let v = e.to_openai("r");
+        assert_eq!(v["type"], "rate_limit");
+        assert_eq!(v["message"], "slow down (request id: r)");
+        let e = GatewayError::from(UpstreamError::Status {
+            status: 500,
+            body: Bytes::from_static(b"oops"),
+        });
+        assert_eq!(e.to_openai("r")["type"], "upstream_error");
+    }
+}

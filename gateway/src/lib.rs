@@ -1,0 +1,21 @@
+//! The gateway (data plane): authenticates, routes, relays (streaming) and bills
+//! OpenAI-compatible traffic from an in-memory config snapshot, on pingora.
+//!
+//! A request flows edge → routing → adapters → upstream → usage; `relay` ties the steps
+//! together inside pingora's `request_filter`.
+
+pub mod adapters;
+pub mod admin;
+pub mod billing;
+pub mod config;
+pub mod edge;
+pub mod error;
+pub mod metrics;
+pub mod relay;
+pub mod routing;
+pub mod server;
+pub mod state;
+pub mod upstream;
+pub mod usage;
+
+pub use server::{RunningGateway, ServeOptions, StartError, build_server, build_state};

@@ -1,0 +1,93 @@
+//! Prometheus metrics of the gateway: names and label keys live here and nowhere else.
+//! Labels are low-cardinality (endpoint, status class, error code, channel id).
+
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+};
+
+pub const REQUESTS: &str = "gateway_requests_total";
+pub const REQUEST_DURATION: &str = "gateway_request_duration_seconds";
+pub const TIME_TO_FIRST_TOKEN: &str = "gateway_time_to_first_token_seconds";
+pub const UPSTREAM_ERRORS: &str = "gateway_upstream_errors_total";
+pub const TOKENS: &str = "gateway_tokens_total";
+pub const SNAPSHOT_VERSION: &str = "gateway_snapshot_version";
+
+const LATENCY_BUCKETS: &[f64] = &[
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0,
+];
+
+/// The gateway's metrics in their own registry (several gateways may share a process in tests).
+pub struct Metrics {
+    registry: Registry,
+    pub requests: IntCounterVec,
+    pub duration: HistogramVec,
+    pub ttft: HistogramVec,
+    pub upstream_errors: IntCounterVec,
+    pub tokens: IntCounterVec,
+    pub snapshot_version: IntGauge,
+}
+
+impl Metrics {
+    /// Creates and registers every metric.
+    pub fn new() -> Result<Self, prometheus::Error> {
+        let registry = Registry::new();
+        let requests = IntCounterVec::new(
+            Opts::new(REQUESTS, "Requests answered"),
+            &["endpoint", "status_class", "code"],
+        )?;
+        let duration = HistogramVec::new(
+            HistogramOpts::new(REQUEST_DURATION, "Request latency")
+                .buckets(LATENCY_BUCKETS.to_vec()),
+            &["endpoint", "stream"],
+        )?;
+        let ttft = HistogramVec::new(
+            HistogramOpts::new(
+                TIME_TO_FIRST_TOKEN,
+                "Time to the first upstream byte or event",
+            )
+            .buckets(LATENCY_BUCKETS.to_vec()),
+            &["endpoint", "stream"],
+        )?;
+        let upstream_errors = IntCounterVec::new(
+            Opts::new(UPSTREAM_ERRORS, "Failed upstream attempts"),
+            &["channel_id", "code"],
+        )?;
+        let tokens = IntCounterVec::new(Opts::new(TOKENS, "Tokens billed"), &["kind"])?;
+        let snapshot_version = IntGauge::new(SNAPSHOT_VERSION, "Config snapshot version in force")?;
+        registry.register(Box::new(requests.clone()))?;
+        registry.register(Box::new(duration.clone()))?;
+        registry.register(Box::new(ttft.clone()))?;
+        registry.register(Box::new(upstream_errors.clone()))?;
+        registry.register(Box::new(tokens.clone()))?;
+        registry.register(Box::new(snapshot_version.clone()))?;
+        Ok(Metrics {
+            registry,
+            requests,
+            duration,
+            ttft,
+            upstream_errors,
+            tokens,
+            snapshot_version,
+        })
+    }
+
+    /// The text exposition format.
+    pub fn render(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        if let Err(e) = TextEncoder::new().encode(&self.registry.gather(), &mut out) {
+            tracing::error!(error = %e, "cannot encode metrics");
+        }
+        out
+    }
+}
+
+/// "2xx", "4xx", … for a status.
+pub fn status_class(status: u16) -> &'static str {
+    match status / 100 {
+        1 => "1xx",
+        2 => "2xx",
+        3 => "3xx",
+        4 => "4xx",
+        _ => "5xx",
+    }
+}

@@ -1,0 +1,215 @@
+//! The relay: one thin `ProxyHttp` whose `request_filter` answers every request itself
+//! (whole body read with our own cap, upstream spoken to by our client, answer written with
+//! `write_response_*`), so pingora's 64 KiB replay buffer is never involved.
+
+mod post;
+mod record;
+mod respond;
+mod sse;
+
+pub use record::Trace;
+pub use respond::REQUEST_ID_HEADER;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use pingora::prelude::HttpPeer;
+use pingora::proxy::{ProxyHttp, Session};
+use pingora::{Error, ErrorType};
+use serde_json::json;
+
+use crate::adapters::openai::Endpoint;
+use crate::config::Snapshot;
+use crate::edge;
+use crate::error::{GatewayError, RequestError};
+use crate::state::GatewayState;
+
+/// Why handling stopped early.
+#[derive(Debug)]
+pub enum Failure {
+    /// Answer the client with this error.
+    Gateway(GatewayError),
+    /// The client connection failed while writing; nothing more can be sent.
+    Client(Box<Error>),
+}
+
+impl<E: Into<GatewayError>> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure::Gateway(e.into())
+    }
+}
+
+/// The gateway's `ProxyHttp`.
+pub struct Relay {
+    pub state: Arc<GatewayState>,
+}
+
+/// Per-request context.
+pub struct Ctx {
+    trace: Option<Trace>,
+}
+
+#[async_trait]
+impl ProxyHttp for Relay {
+    type CTX = Ctx;
+
+    fn new_ctx(&self) -> Ctx {
+        Ctx {
+            trace: Some(Trace::new()),
+        }
+    }
+
+    async fn upstream_peer(
+        &self,
+        _session: &mut Session,
+        _ctx: &mut Ctx,
+    ) -> pingora::Result<Box<HttpPeer>> {
+        Err(Error::explain(
+            ErrorType::InternalError,
+            "the relay answers every request in request_filter",
+        ))
+    }
+
+    async fn request_filter(&self, session: &mut Session, ctx: &mut Ctx) -> pingora::Result<bool> {
+        let mut trace = ctx.trace.take().unwrap_or_default();
+        let snap = self.state.config.load();
+        let result = self.dispatch(session, &snap, &mut trace).await;
+        if let Err(failure) = result {
+            self.answer_failure(session, &mut trace, failure).await;
+        }
+        trace.finish(&self.state);
+        Ok(true)
+    }
+}
+
+impl Relay {
+    async fn dispatch(
+        &self,
+        session: &mut Session,
+        snap: &Snapshot,
+        trace: &mut Trace,
+    ) -> Result<(), Failure> {
+        let method = session.req_header().method.clone();
+        let path = session.req_header().uri.path().to_owned();
+        if method == http::Method::POST
+            && let Some(endpoint) = Endpoint::from_path(&path)
+        {
+            return post::relay(self, session, snap, trace, endpoint).await;
+        }
+        if method == http::Method::GET && (path == "/v1/models" || path.starts_with("/v1/models/"))
+        {
+            trace.endpoint = "models";
+            return self
+                .models(session, snap, trace, path.strip_prefix("/v1/models/"))
+                .await;
+        }
+        Err(RequestError::NotFound {
+            method: method.to_string(),
+            path,
+        }
+        .into())
+    }
+
+    /// Authenticates from the request's key, client address and the current time.
+    fn authenticate(
+        &self,
+        session: &Session,
+        snap: &Snapshot,
+        trace: &mut Trace,
+    ) -> Result<edge::Caller, Failure> {
+        let req = session.req_header();
+        let key = edge::extract_key(&req.headers, req.uri.query());
+        let ip = session
+            .client_addr()
+            .and_then(|a| a.as_inet())
+            .map(|a| a.ip());
+        let caller = edge::authenticate(snap, key, ip, trace.created_at)?;
+        trace.caller = Some(caller.clone());
+        Ok(caller)
+    }
+
+    async fn models(
+        &self,
+        session: &mut Session,
+        snap: &Snapshot,
+        trace: &mut Trace,
+        id: Option<&str>,
+    ) -> Result<(), Failure> {
+        trace.body_read = true;
+        let caller = self.authenticate(session, snap, trace)?;
+        let allowed = |m: &str| edge::check_model(&caller, m).is_ok();
+        let entry = |m: &str| {
+            let owner = snap
+                .tiers(&caller.group, m)
+                .first()
+                .and_then(|t| t.channels.first())
+                .map_or("custom", |c| c.spec.name);
+            json!({"id": m, "object": "model", "created": 1_626_777_600, "owned_by": owner})
+        };
+        let body = match id {
+            Some(id) => {
+                if id.is_empty() || !allowed(id) || snap.tiers(&caller.group, id).is_empty() {
+                    return Err(RequestError::UnknownModel(id.to_owned()).into());
+                }
+                entry(id)
+            }
+            None => {
+                let mut names: Vec<&str> = snap
+                    .routes
+                    .get(&caller.group)
+                    .map(|m| {
+                        m.keys()
+                            .map(String::as_str)
+                            .filter(|m| allowed(m))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                names.sort_unstable();
+                json!({"object": "list", "data": names.iter().map(|m| entry(m)).collect::<Vec<_>>()})
+            }
+        };
+        respond::send_full(
+            session,
+            200,
+            "application/json",
+            &trace.request_id,
+            Bytes::from(body.to_string()),
+        )
+        .await
+        .map_err(Failure::Client)
+    }
+
+    async fn answer_failure(&self, session: &mut Session, trace: &mut Trace, failure: Failure) {
+        let err = match failure {
+            Failure::Client(e) => {
+                trace.client_gone = true;
+                trace
+                    .error
+                    .get_or_insert_with(|| format!("client connection failed: {e}"));
+                return;
+            }
+            Failure::Gateway(err) => err,
+        };
+        let mut status = err.status();
+        if let (GatewayError::Upstream(_), Some(ch)) = (&err, &trace.channel)
+            && let Some(mapped) = ch.status_code_mapping.get(&status)
+        {
+            status = *mapped;
+        }
+        trace.status = status;
+        trace.error_code = Some(err.code());
+        trace.error = Some(err.to_string());
+        if !trace.body_read {
+            // The body was not read: the connection cannot be reused safely.
+            session.set_keepalive(None);
+        }
+        let body = err.body(&trace.request_id);
+        if let Err(e) =
+            respond::send_full(session, status, "application/json", &trace.request_id, body).await
+        {
+            trace.client_gone = true;
+            tracing::debug!(request_id = trace.request_id, error = %e, "cannot write error answer");
+        }
+    }
+}

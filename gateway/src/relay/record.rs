@@ -1,0 +1,199 @@
+//! The per-request trace that becomes the usage record and the request metrics.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::json;
+
+use crate::adapters::openai::Usage;
+use crate::billing::Price;
+use crate::config::ChannelEntry;
+use crate::edge::Caller;
+use crate::metrics::status_class;
+use crate::state::GatewayState;
+use crate::usage::{LOG_CONSUME, LOG_ERROR, UsageRecord};
+
+/// What happened to one request, filled in as it goes.
+#[derive(Debug)]
+pub struct Trace {
+    pub request_id: String,
+    pub started: Instant,
+    pub created_at: i64,
+    pub endpoint: &'static str,
+    pub caller: Option<Caller>,
+    pub model: String,
+    pub stream: bool,
+    /// The request body was fully read (the connection may be kept alive).
+    pub body_read: bool,
+    pub channel: Option<Arc<ChannelEntry>>,
+    pub tried: Vec<i64>,
+    pub upstream_model: String,
+    pub frt_ms: Option<u64>,
+    pub price: Option<Price>,
+    pub usage: Usage,
+    pub local_count: bool,
+    pub quota: i64,
+    pub status: u16,
+    pub error_code: Option<&'static str>,
+    pub error: Option<String>,
+    pub client_gone: bool,
+}
+
+fn new_request_id(now: std::time::SystemTime) -> String {
+    let ts = now
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros())
+        .unwrap_or(0);
+    format!("{ts}{:08x}", rand::random::<u32>())
+}
+
+impl Trace {
+    /// Starts the trace of a new request with a unique id.
+    pub fn new() -> Self {
+        let now = std::time::SystemTime::now();
+        Trace {
+            request_id: new_request_id(now),
+            started: Instant::now(),
+            created_at: now
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0),
+            endpoint: "other",
+            caller: None,
+            model: String::new(),
+            stream: false,
+            body_read: false,
+            channel: None,
+            tried: Vec::new(),
+            upstream_model: String::new(),
+            frt_ms: None,
+            price: None,
+            usage: Usage::default(),
+            local_count: false,
+            quota: 0,
+            status: 200,
+            error_code: None,
+            error: None,
+            client_gone: false,
+        }
+    }
+
+    fn other(&self) -> String {
+        let mut o = json!({
+            "admin_info": {"use_channel": self.tried},
+            "request_path": self.endpoint,
+        });
+        if let Some(frt) = self.frt_ms {
+            o["frt"] = json!(frt);
+        }
+        if !self.upstream_model.is_empty() && self.upstream_model != self.model {
+            o["is_model_mapped"] = json!(true);
+            o["upstream_model_name"] = json!(self.upstream_model);
+        }
+        match self.price {
+            Some(Price::Ratio {
+                model_ratio,
+                completion_ratio,
+                cache_ratio,
+                group_ratio,
+            }) => {
+                o["model_ratio"] = json!(model_ratio);
+                o["completion_ratio"] = json!(completion_ratio);
+                o["cache_ratio"] = json!(cache_ratio);
+                o["group_ratio"] = json!(group_ratio);
+                o["model_price"] = json!(-1);
+            }
+            Some(Price::Fixed { price, group_ratio }) => {
+                o["model_price"] = json!(price);
+                o["group_ratio"] = json!(group_ratio);
+            }
+            None => {}
+        }
+        if self.usage.cached_tokens > 0 {
+            o["cache_tokens"] = json!(self.usage.cached_tokens);
+        }
+        if self.local_count {
+            o["local_count_tokens"] = json!(true);
+        }
+        if self.client_gone {
+            o["client_disconnected"] = json!(true);
+        }
+        if let Some(code) = self.error_code {
+            o["error_code"] = json!(code);
+        }
+        o.to_string()
+    }
+
+    /// Emits the usage record and the request metrics.
+    pub fn finish(self, state: &GatewayState) {
+        let elapsed = self.started.elapsed();
+        let stream_label = if self.stream { "true" } else { "false" };
+        let m = &state.metrics;
+        m.requests
+            .with_label_values(&[
+                self.endpoint,
+                status_class(self.status),
+                self.error_code.unwrap_or("ok"),
+            ])
+            .inc();
+        m.duration
+            .with_label_values(&[self.endpoint, stream_label])
+            .observe(elapsed.as_secs_f64());
+        if let Some(frt) = self.frt_ms {
+            m.ttft
+                .with_label_values(&[self.endpoint, stream_label])
+                .observe(frt as f64 / 1000.0);
+        }
+        if self.quota > 0 || self.usage.prompt_tokens > 0 {
+            m.tokens
+                .with_label_values(&["prompt"])
+                .inc_by(self.usage.prompt_tokens.max(0) as u64);
+            m.tokens
+                .with_label_values(&["completion"])
+                .inc_by(self.usage.completion_tokens.max(0) as u64);
+        }
+        let other = self.other();
+        let (user_id, username, token_id, token_name, group) = match &self.caller {
+            Some(c) => (
+                c.user.id,
+                c.user.username.clone(),
+                c.token.id,
+                c.token.name.clone(),
+                c.group.clone(),
+            ),
+            None => (0, String::new(), 0, String::new(), String::new()),
+        };
+        let failed = self.error.is_some() && self.quota == 0;
+        state.sink.record(UsageRecord {
+            request_id: self.request_id,
+            created_at: self.created_at,
+            kind: if failed { LOG_ERROR } else { LOG_CONSUME },
+            user_id,
+            username,
+            token_id,
+            token_name,
+            group,
+            model_name: self.model,
+            channel: self.channel.as_ref().map_or(0, |c| c.id),
+            channel_name: self
+                .channel
+                .as_ref()
+                .map(|c| c.name.clone())
+                .unwrap_or_default(),
+            use_time: elapsed.as_secs() as i64,
+            is_stream: self.stream,
+            prompt_tokens: self.usage.prompt_tokens,
+            completion_tokens: self.usage.completion_tokens,
+            quota: self.quota,
+            content: self.error.unwrap_or_default(),
+            status: self.status,
+            other,
+        });
+    }
+}
+
+impl Default for Trace {
+    fn default() -> Self {
+        Self::new()
+    }
+}

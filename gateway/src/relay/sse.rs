@@ -1,0 +1,123 @@
+//! Relaying an SSE answer: hold bytes until the first complete event (so a bad start can
+//! still fail over), then forward chunk by chunk; a mid-stream failure ends the stream with
+//! an error event; a client that leaves stops the upstream (its body is dropped).
+
+use std::time::{Duration, Instant};
+
+use bytes::BytesMut;
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use pingora::proxy::Session;
+use serde_json::json;
+
+use super::Trace;
+use super::post::{AttemptError, Outcome};
+use super::respond;
+use crate::adapters::openai::ParsedRequest;
+use crate::adapters::stream::{FirstEventFault, StreamRelay, error_event};
+use crate::config::Options;
+use crate::error::UpstreamError;
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Relays one stream; errors returned here happened before any byte reached the client.
+pub async fn relay_stream(
+    session: &mut Session,
+    mut body: Incoming,
+    parsed: &ParsedRequest,
+    trace: &mut Trace,
+    opts: &Options,
+    started: Instant,
+    deadline: Instant,
+) -> Result<Outcome, AttemptError> {
+    let mut relay = StreamRelay::new(
+        &parsed.model,
+        parsed.client_include_usage,
+        parsed.prompt_estimate,
+    );
+    let mut pending = BytesMut::new();
+    while relay.events() == 0 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let frame = match tokio::time::timeout(left, body.frame()).await {
+            Err(_) => return Err(UpstreamError::Timeout(ms(opts.first_byte_timeout)).into()),
+            Ok(None) => {
+                return Err(
+                    UpstreamError::Broken("stream ended before its first event".into()).into(),
+                );
+            }
+            Ok(Some(Err(e))) => return Err(UpstreamError::Broken(e.to_string()).into()),
+            Ok(Some(Ok(f))) => f,
+        };
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        match relay.feed(&data) {
+            Ok(out) => pending.extend_from_slice(&out),
+            Err(FirstEventFault::Malformed) => {
+                return Err(UpstreamError::Broken("first event is not valid JSON".into()).into());
+            }
+            Err(FirstEventFault::Error(e)) => {
+                return Err(UpstreamError::Broken(format!("first event is an error: {e}")).into());
+            }
+        }
+    }
+    trace.frt_ms = Some(ms(started.elapsed()));
+    let outcome = |relay: &StreamRelay| {
+        let (usage, local_count) = relay.usage();
+        Outcome { usage, local_count }
+    };
+    let gone = |trace: &mut Trace, e: Box<pingora::Error>| {
+        trace.client_gone = true;
+        trace.error = Some(format!("client disconnected: {e}"));
+    };
+    if let Err(e) = respond::start_stream(session, &trace.request_id).await {
+        gone(trace, e);
+        return Ok(outcome(&relay));
+    }
+    if !pending.is_empty()
+        && let Err(e) = session
+            .write_response_body(Some(pending.freeze()), false)
+            .await
+    {
+        gone(trace, e);
+        return Ok(outcome(&relay));
+    }
+    let failure = loop {
+        let frame = match tokio::time::timeout(opts.stream_idle_timeout, body.frame()).await {
+            Err(_) => break Some(UpstreamError::Timeout(ms(opts.stream_idle_timeout))),
+            Ok(None) => break None,
+            Ok(Some(Err(e))) => break Some(UpstreamError::Broken(e.to_string())),
+            Ok(Some(Ok(f))) => f,
+        };
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        let out = relay.feed(&data).unwrap_or_default();
+        if out.is_empty() {
+            continue;
+        }
+        if let Err(e) = session.write_response_body(Some(out), false).await {
+            // Dropping `body` on return closes the upstream connection.
+            gone(trace, e);
+            return Ok(outcome(&relay));
+        }
+    };
+    if let Some(err) = failure {
+        let message = format!("{err} (request id: {})", trace.request_id);
+        let event = error_event(
+            &json!({"message": message, "type": "new_api_error", "param": null, "code": err.code()}),
+        );
+        trace.error = Some(err.to_string());
+        trace.error_code = Some(err.code());
+        if let Err(e) = session.write_response_body(Some(event), true).await {
+            gone(trace, e);
+        }
+        return Ok(outcome(&relay));
+    }
+    if let Err(e) = session.write_response_body(None, true).await {
+        gone(trace, e);
+    }
+    Ok(outcome(&relay))
+}

@@ -1,0 +1,106 @@
+//! Routing: picks the next channel for a request (highest priority tier first, weighted
+//! random inside a tier, never a channel already tried) and resolves model mapping.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use rand::Rng;
+
+use crate::config::{ChannelEntry, Snapshot};
+use crate::error::RouteError;
+
+/// Picks the next untried channel for `model` in `group`: the highest tier that still has
+/// an untried channel, weighted random inside it (all-zero weights count as equal).
+pub fn next_channel(
+    snap: &Snapshot,
+    group: &str,
+    model: &str,
+    tried: &HashSet<i64>,
+    rng: &mut impl Rng,
+) -> Option<Arc<ChannelEntry>> {
+    for tier in snap.tiers(group, model) {
+        let open: Vec<&Arc<ChannelEntry>> = tier
+            .channels
+            .iter()
+            .filter(|c| !tried.contains(&c.id))
+            .collect();
+        if open.is_empty() {
+            continue;
+        }
+        let total: u64 = open.iter().map(|c| u64::from(c.weight)).sum();
+        if total == 0 {
+            return open
+                .get(rng.random_range(0..open.len()))
+                .map(|c| (*c).clone());
+        }
+        let mut pick = rng.random_range(0..total);
+        for c in &open {
+            let w = u64::from(c.weight);
+            if pick < w {
+                return Some((*c).clone());
+            }
+            pick -= w;
+        }
+    }
+    None
+}
+
+/// Follows a channel's model mapping chain (`a→b→c` gives `c`), refusing cycles.
+pub fn map_model(channel: &ChannelEntry, model: &str) -> Result<String, RouteError> {
+    map_chain(&channel.model_mapping, model).ok_or(RouteError::MappingCycle(channel.id))
+}
+
+fn map_chain(mapping: &HashMap<String, String>, model: &str) -> Option<String> {
+    let mut seen = HashSet::new();
+    let mut current = model;
+    while let Some(next) = mapping
+        .get(current)
+        .filter(|n| !n.is_empty() && n.as_str() != current)
+    {
+        if !seen.insert(current) {
+            return None;
+        }
+        current = next;
+    }
+    Some(current.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use proto::config::v1 as pb;
+
+    #[test]
+    fn mapping_is_chained_and_cycle_safe() {
+        let m: HashMap<String, String> =
+            [("a", "b"), ("b", "c"), ("x", "y"), ("y", "x"), ("s", "s")]
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+        assert_eq!(map_chain(&m, "a").unwrap(), "c");
+        assert_eq!(map_chain(&m, "z").unwrap(), "z");
+        assert_eq!(map_chain(&m, "s").unwrap(), "s");
+        assert!(map_chain(&m, "x").is_none());
+    }
+
+    #[test]
+    fn never_repicks_and_moves_down_tiers() {
+        let raw: pb::Snapshot = serde_json::from_value(serde_json::json!({"channels": [
+            {"id": 1, "type": 1, "models": ["m"], "priority": 10, "weight": 1, "status": 1},
+            {"id": 2, "type": 1, "models": ["m"], "priority": 10, "weight": 0, "status": 1},
+            {"id": 3, "type": 1, "models": ["m"], "priority": 0, "status": 1}
+        ]}))
+        .unwrap();
+        let s = Snapshot::build(&raw).unwrap();
+        let mut rng = rand::rng();
+        let mut tried = HashSet::new();
+        let order: Vec<i64> = std::iter::from_fn(|| {
+            let c = next_channel(&s, "default", "m", &tried, &mut rng)?;
+            tried.insert(c.id);
+            Some(c.id)
+        })
+        .collect();
+        assert_eq!(order, vec![1, 2, 3]);
+    }
+}

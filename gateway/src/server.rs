@@ -1,0 +1,153 @@
+//! Assembling and running the pingora server: the relay service on the client address and
+//! the admin service (metrics, health) on the admin address.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use async_trait::async_trait;
+use pingora::server::configuration::ServerConf;
+use pingora::server::{RunArgs, Server, ShutdownSignal, ShutdownSignalWatch};
+use pingora::services::listening::Service;
+use proto::config::v1 as pb;
+use tokio::sync::watch;
+
+use crate::admin::AdminApp;
+use crate::config::{ConfigError, ConfigStore, Snapshot};
+use crate::error::UpstreamError;
+use crate::metrics::Metrics;
+use crate::relay::Relay;
+use crate::state::GatewayState;
+use crate::upstream::Upstream;
+use crate::usage::UsageSink;
+
+/// Why a gateway could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("metrics: {0}")]
+    Metrics(#[from] prometheus::Error),
+    #[error("upstream client: {0}")]
+    Upstream(#[from] UpstreamError),
+}
+
+/// Where and how to serve.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub listen: String,
+    pub admin_listen: Option<String>,
+    /// Worker threads of the relay service.
+    pub threads: usize,
+}
+
+/// Builds the shared state from a raw snapshot.
+pub fn build_state(
+    raw: &pb::Snapshot,
+    sink: Arc<dyn UsageSink>,
+) -> Result<Arc<GatewayState>, StartError> {
+    let snapshot = Snapshot::build(raw)?;
+    let upstream = Upstream::new(snapshot.options.connect_timeout)?;
+    let metrics = Metrics::new()?;
+    metrics
+        .snapshot_version
+        .set(i64::try_from(snapshot.version).unwrap_or(i64::MAX));
+    Ok(Arc::new(GatewayState {
+        config: ConfigStore::new(snapshot),
+        sink,
+        metrics,
+        upstream,
+    }))
+}
+
+/// Builds the pingora server with both services; `run` it to serve.
+pub fn build_server(state: Arc<GatewayState>, opts: &ServeOptions) -> Server {
+    static INSTANCE: AtomicU64 = AtomicU64::new(0);
+    let n = INSTANCE.fetch_add(1, Ordering::Relaxed);
+    let tmp = std::env::temp_dir();
+    let pid = std::process::id();
+    let conf = ServerConf {
+        threads: opts.threads.max(1),
+        pid_file: tmp
+            .join(format!("gateway-{pid}-{n}.pid"))
+            .display()
+            .to_string(),
+        upgrade_sock: tmp
+            .join(format!("gateway-{pid}-{n}.sock"))
+            .display()
+            .to_string(),
+        grace_period_seconds: Some(0),
+        graceful_shutdown_timeout_seconds: Some(1),
+        ..ServerConf::default()
+    };
+    let mut server = Server::new_with_opt_and_conf(None, conf);
+    server.bootstrap();
+    let mut relay = pingora::proxy::http_proxy_service_with_name(
+        &server.configuration,
+        Relay {
+            state: state.clone(),
+        },
+        "relay",
+    );
+    relay.add_tcp(&opts.listen);
+    server.add_service(relay);
+    if let Some(admin) = &opts.admin_listen {
+        let mut svc = Service::new("admin".to_owned(), AdminApp { state });
+        svc.add_tcp(admin);
+        server.add_service(svc);
+    }
+    server
+}
+
+struct StopSignal(watch::Receiver<bool>);
+
+#[async_trait]
+impl ShutdownSignalWatch for StopSignal {
+    async fn recv(&self) -> ShutdownSignal {
+        let mut rx = self.0.clone();
+        let _ = rx.wait_for(|stop| *stop).await;
+        ShutdownSignal::FastShutdown
+    }
+}
+
+/// A gateway running on its own thread (tests, embedding).
+pub struct RunningGateway {
+    pub state: Arc<GatewayState>,
+    stop: watch::Sender<bool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl RunningGateway {
+    /// Starts serving in the background; the listeners are bound shortly after return.
+    pub fn spawn(state: Arc<GatewayState>, opts: &ServeOptions) -> RunningGateway {
+        let server = build_server(state.clone(), opts);
+        let (stop, rx) = watch::channel(false);
+        let thread = std::thread::spawn(move || {
+            server.run(RunArgs {
+                shutdown_signal: Box::new(StopSignal(rx)),
+            })
+        });
+        RunningGateway {
+            state,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    /// Stops the server and waits for its thread.
+    pub fn shutdown(mut self) {
+        self.stop_and_join();
+    }
+
+    fn stop_and_join(&mut self) {
+        let _ = self.stop.send(true);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for RunningGateway {
+    fn drop(&mut self) {
+        self.stop_and_join();
+    }
+}

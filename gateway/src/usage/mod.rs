@@ -1,0 +1,142 @@
+//! Usage records: one per request (success or failure) with the log fields of spec 3 §3,
+//! handed to a pluggable sink (JSON-lines file, in-memory for tests).
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+/// Log type of a successful, billed request.
+pub const LOG_CONSUME: i32 = 2;
+/// Log type of a failed request.
+pub const LOG_ERROR: i32 = 5;
+
+/// One request's usage, in the shape of a log row.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct UsageRecord {
+    pub request_id: String,
+    pub created_at: i64,
+    #[serde(rename = "type")]
+    pub kind: i32,
+    pub user_id: i64,
+    pub username: String,
+    pub token_id: i64,
+    pub token_name: String,
+    pub group: String,
+    pub model_name: String,
+    /// Channel id (0 when none was reached).
+    pub channel: i64,
+    pub channel_name: String,
+    /// Seconds.
+    pub use_time: i64,
+    pub is_stream: bool,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    pub quota: i64,
+    /// Error message for failed requests.
+    pub content: String,
+    /// HTTP status sent to the client.
+    pub status: u16,
+    /// JSON string: ratios, frt, mapped model, channels tried, …
+    pub other: String,
+}
+
+/// Where usage records go. Must not block for long: it is called on the request path.
+pub trait UsageSink: Send + Sync {
+    fn record(&self, record: UsageRecord);
+}
+
+/// Appends one JSON object per line to a file.
+pub struct JsonLinesSink {
+    file: Mutex<std::io::BufWriter<std::fs::File>>,
+}
+
+impl JsonLinesSink {
+    /// Opens (creating or appending) the file.
+    pub fn open(path: &Path) -> std::io::Result<Self> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
+        Ok(JsonLinesSink {
+            file: Mutex::new(std::io::BufWriter::new(file)),
+        })
+    }
+}
+
+impl UsageSink for JsonLinesSink {
+    fn record(&self, record: UsageRecord) {
+        let Ok(mut line) = serde_json::to_vec(&record) else {
+            return;
+        };
+        line.push(b'\n');
+        let mut f = match self.file.lock() {
+            Ok(f) => f,
+            Err(p) => p.into_inner(),
+        };
+        if let Err(e) = f.write_all(&line).and_then(|_| f.flush()) {
+            tracing::error!(error = %e, request_id = record.request_id, "cannot write usage record");
+        }
+    }
+}
+
+/// Keeps records in memory (tests).
+#[derive(Default)]
+pub struct MemorySink {
+    records: Mutex<Vec<UsageRecord>>,
+}
+
+impl MemorySink {
+    /// A copy of every record so far.
+    pub fn records(&self) -> Vec<UsageRecord> {
+        match self.records.lock() {
+            Ok(r) => r.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+}
+
+impl UsageSink for MemorySink {
+    fn record(&self, record: UsageRecord) {
+        match self.records.lock() {
+            Ok(mut r) => r.push(record),
+            Err(p) => p.into_inner().push(record),
+        }
+    }
+}
+
+/// Discards records (when no sink is configured).
+pub struct NullSink;
+
+impl UsageSink for NullSink {
+    fn record(&self, _record: UsageRecord) {}
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn json_lines_sink_appends_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("usage.jsonl");
+        let sink = JsonLinesSink::open(&path).unwrap();
+        for i in 0..2 {
+            sink.record(UsageRecord {
+                request_id: format!("r{i}"),
+                kind: LOG_CONSUME,
+                ..Default::default()
+            });
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let rows: Vec<UsageRecord> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].request_id, "r1");
+        assert!(text.contains("\"type\":2"));
+    }
+}
