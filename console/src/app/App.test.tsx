@@ -1,0 +1,80 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from './App';
+import { makeStore } from './store';
+import { localeChanged } from './uiSlice';
+import { signedIn } from './sessionSlice';
+import type { User } from '../api/types';
+
+const status = { setup: true, system_name: 'Test Gateway', version: 'v0.1.0', quota_per_unit: 500000, display_in_currency: true };
+
+function stubApi(overrides: Record<string, unknown> = {}) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (req: Request) => {
+      const path = new URL(req.url).pathname;
+      const data = path in overrides ? overrides[path] : path === '/api/status' ? status : null;
+      return new Response(JSON.stringify({ success: true, message: '', data }), { headers: { 'Content-Type': 'application/json' } });
+    }),
+  );
+}
+
+function renderAt(path: string, store = makeStore()) {
+  window.history.pushState({}, '', path);
+  store.dispatch(localeChanged('en'));
+  render(<App store={store} />);
+  return store;
+}
+
+beforeEach(() => window.localStorage.clear());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('console shell', () => {
+  it('shows the expired-session message on /login?expired=true', async () => {
+    stubApi();
+    renderAt('/login?expired=true&returnTo=%2Fuser');
+    expect(await screen.findByText('Not logged in or login expired, please log in again!')).toBeInTheDocument();
+  });
+
+  it('refuses an empty login with the spec message', async () => {
+    stubApi();
+    renderAt('/login');
+    await userEvent.click(await screen.findByTestId('login-submit'));
+    expect(await screen.findByText('Please enter username and password!')).toBeInTheDocument();
+  });
+
+  it('sends protected routes to /login when no user is stored', async () => {
+    stubApi();
+    renderAt('/personal');
+    await waitFor(() => expect(window.location.pathname).toBe('/login'));
+    expect(window.location.search).toContain('returnTo=%2Fpersonal');
+  });
+
+  it('shows no permission to a normal user on an admin route', async () => {
+    stubApi();
+    const store = makeStore();
+    store.dispatch(signedIn({ id: 2, username: 'u', role: 1 } as User));
+    renderAt('/user', store);
+    expect(await screen.findByText('No permission')).toBeInTheDocument();
+  });
+
+  it('redirects to /setup until the installation is set up', async () => {
+    stubApi({ '/api/status': { ...status, setup: false }, '/api/setup': { status: false, root_init: false, database_type: 'sqlite' } });
+    renderAt('/login');
+    await waitFor(() => expect(window.location.pathname).toBe('/setup'));
+    expect(await screen.findByTestId('sqlite-warning')).toBeInTheDocument();
+  });
+
+  it('says plainly that later screens are not available yet', async () => {
+    stubApi();
+    renderAt('/pricing');
+    expect(await screen.findByText('This screen is not available yet')).toBeInTheDocument();
+  });
+
+  it('renders the not-found page', async () => {
+    stubApi();
+    renderAt('/no/such/page');
+    expect(await screen.findByText('The page does not exist')).toBeInTheDocument();
+  });
+});

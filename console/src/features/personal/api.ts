@@ -1,0 +1,72 @@
+import { api } from '../../app/api';
+import type { User, UserSetting } from '../../api/types';
+import { userRefreshed } from '../../app/sessionSlice';
+
+export const personalApi = api.injectEndpoints({
+  endpoints: (b) => ({
+    getSelf: b.query<User, void>({
+      query: () => 'user/self',
+      providesTags: ['Self'],
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const res = await queryFulfilled.catch(() => undefined);
+        if (res) dispatch(userRefreshed(res.data));
+      },
+    }),
+    updateSelf: b.mutation<unknown, { display_name: string } | { password: string; original_password: string }>({
+      query: (body) => ({ url: 'user/self', method: 'PUT', body }),
+      invalidatesTags: ['Self'],
+    }),
+    deleteSelf: b.mutation<unknown, void>({
+      query: () => ({ url: 'user/self', method: 'DELETE' }),
+    }),
+    generateAccessToken: b.mutation<string, void>({
+      query: () => 'user/token',
+    }),
+    getAffCode: b.query<string, void>({
+      query: () => 'user/aff',
+    }),
+    getUserModels: b.query<string[], void>({
+      query: () => 'user/models',
+      providesTags: ['Models'],
+    }),
+    getCheckInStatus: b.query<{ can_check_in: boolean }, void>({
+      query: () => 'user/check_in_status',
+      providesTags: ['CheckIn'],
+    }),
+    checkIn: b.mutation<{ quota: number }, void>({
+      query: () => ({ url: 'user/check_in', method: 'POST' }),
+      invalidatesTags: ['CheckIn', 'Self'],
+    }),
+    affTransfer: b.mutation<unknown, { quota: number }>({
+      query: (body) => ({ url: 'user/aff_transfer', method: 'POST', body }),
+      invalidatesTags: ['Self'],
+    }),
+    updateUserSetting: b.mutation<unknown, Required<UserSetting>>({
+      query: (body) => ({ url: 'user/setting', method: 'PUT', body }),
+      invalidatesTags: ['Self'],
+    }),
+    bindEmail: b.mutation<unknown, { email: string; code: string }>({
+      query: (params) => ({ url: 'oauth/email/bind', params }),
+      invalidatesTags: ['Self'],
+    }),
+    bindWeChat: b.mutation<unknown, { code: string }>({
+      query: (params) => ({ url: 'oauth/wechat/bind', params }),
+      invalidatesTags: ['Self'],
+    }),
+  }),
+});
+
+export const {
+  useGetSelfQuery,
+  useUpdateSelfMutation,
+  useDeleteSelfMutation,
+  useGenerateAccessTokenMutation,
+  useGetAffCodeQuery,
+  useGetUserModelsQuery,
+  useGetCheckInStatusQuery,
+  useCheckInMutation,
+  useAffTransferMutation,
+  useUpdateUserSettingMutation,
+  useBindEmailMutation,
+  useBindWeChatMutation,
+} = personalApi;

@@ -1,0 +1,55 @@
+/** What a settings panel save sends: only changed keys, slashes stripped, flags first. Pure. */
+import { validation } from '../../shared/messages';
+import {
+  changedKeys,
+  orderForSave,
+  stripTrailingSlashes,
+  validateJsonSetting,
+  validateMinimum,
+  type Problem,
+} from '../../shared/validation';
+import type { FieldDef, PanelDef, Values } from './panels';
+
+export type SavePlan = { problem: Problem } | { updates: { key: string; value: string }[] };
+
+/** The panel's values as they would be saved (trailing slashes stripped). */
+export function normalise(fields: FieldDef[], edited: Values): Values {
+  const out: Values = {};
+  for (const f of fields) {
+    const v = edited[f.key] ?? '';
+    out[f.key] = f.stripSlash ? stripTrailingSlashes(v) : v;
+  }
+  return out;
+}
+
+export function planSave(panel: PanelDef, saved: Values, edited: Values): SavePlan {
+  const values = normalise(panel.fields, edited);
+  // Secret fields are never returned: empty means "keep".
+  const secrets = new Set(panel.fields.filter((f) => f.kind === 'secret').map((f) => f.key as string));
+  const keys = changedKeys(saved, values).filter((k) => !(secrets.has(k) && values[k] === ''));
+  if (keys.length === 0) return { problem: { message: validation.nothingChanged } };
+  for (const f of panel.fields) {
+    if (!keys.includes(f.key)) continue;
+    const v = values[f.key];
+    if (f.kind === 'json' && v.trim() !== '') {
+      const p = validateJsonSetting(f.key, v);
+      if (p) return { problem: p };
+    }
+    if (f.kind === 'number' && f.min !== undefined) {
+      const p = validateMinimum(f.key, Number(v), f.min);
+      if (p) return { problem: p };
+    }
+  }
+  const panelProblem = panel.validate?.(values, saved);
+  if (panelProblem) return { problem: panelProblem };
+  return { updates: orderForSave(keys).map((key) => ({ key, value: values[key] })) };
+}
+
+/** Flag updates go one by one, in order, before the others (spec 1 §4). */
+export function splitFlags(updates: { key: string; value: string }[]): {
+  flags: { key: string; value: string }[];
+  rest: { key: string; value: string }[];
+} {
+  const isFlag = (k: string) => /enabled$/i.test(k);
+  return { flags: updates.filter((u) => isFlag(u.key)), rest: updates.filter((u) => !isFlag(u.key)) };
+}
