@@ -1,8 +1,9 @@
 /**
- * API types used by the console. Until the control plane's OpenAPI document is committed
- * (control-plane/openapi.json → `npm run gen:api` → schema.d.ts), these are the narrow
- * contract types; this is the ONLY file to switch to the generated ones.
+ * API types used by the console, taken from the types generated from the control plane's
+ * OpenAPI document (`npm run gen:api` → schema.d.ts). Endpoints the document does not
+ * describe yet declare their narrow types next to their `api.ts`.
  */
+import type { components } from './schema';
 
 export interface Envelope<T> {
   success: boolean;
@@ -17,99 +18,24 @@ export interface Page<T> {
   total: number;
 }
 
-export interface User {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  email: string;
-  group: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  aff_code: string;
-  aff_count: number;
-  aff_quota: number;
-  aff_history_quota: number;
-  inviter_id: number;
-  github_id: string;
-  oidc_id: string;
-  wechat_id: string;
-  telegram_id: string;
-  linux_do_id: string;
-  setting: string;
-  remark: string;
-  created_at: number;
-  last_login_at: number;
-  deleted_at: number | null;
-}
+type Schemas = components['schemas'];
 
-export type LoginUser = User & { using_default_password?: boolean };
+/** A user as the console sees it (deleted_at non-null: soft-deleted). */
+export type User = Schemas['UserView'];
+/** The signed-in user plus the default-password flag. */
+export type LoginUser = Schemas['LoginView'];
+/** Public configuration from GET /api/status. */
+export type StatusData = Schemas['StatusView'];
+export type SetupStatus = Schemas['SetupStatus'];
+export type SetupRequest = Schemas['SetupRequest'];
+export type OptionEntry = Schemas['OptionEntry'];
+export type CreateUserRequest = Schemas['CreateUser'];
+export type UpdateUserRequest = Schemas['UpdateUser'];
+export type ManageResult = Schemas['ManageResult'];
+export type RegisterRequest = Schemas['RegisterRequest'];
+export type SelfUpdateRequest = Schemas['SelfUpdate'];
 
-export interface StatusData {
-  setup: boolean;
-  system_name: string;
-  logo: string;
-  footer_html: string;
-  quota_per_unit: number;
-  display_in_currency: boolean;
-  enable_drawing: boolean;
-  enable_task: boolean;
-  enable_data_export: boolean;
-  data_export_default_time: string;
-  default_collapse_sidebar: boolean;
-  mj_notify_enabled: boolean;
-  check_in_enabled: boolean;
-  checkin_enabled: boolean;
-  chats: unknown;
-  chat_link: string;
-  chat_link2: string;
-  docs_link: string;
-  email_verification: boolean;
-  turnstile_check: boolean;
-  turnstile_site_key: string;
-  github_oauth: boolean;
-  github_client_id: string;
-  oidc_enabled: boolean;
-  oidc_client_id: string;
-  oidc_authorization_endpoint: string;
-  wechat_login: boolean;
-  wechat_qrcode: string;
-  telegram_oauth: boolean;
-  telegram_bot_name: string;
-  linuxdo_oauth: boolean;
-  linuxdo_client_id: string;
-  self_use_mode_enabled: boolean;
-  demo_site_enabled: boolean;
-  register_enabled: boolean;
-  password_login_enabled: boolean;
-  password_register_enabled: boolean;
-  server_address: string;
-  top_up_link: string;
-  version: string;
-  start_time: number;
-}
-
-export interface SetupStatus {
-  status: boolean;
-  root_init: boolean;
-  database_type: 'sqlite' | 'postgres' | string;
-}
-
-export interface SetupRequest {
-  username: string;
-  password: string;
-  confirmPassword: string;
-  SelfUseModeEnabled: boolean;
-  DemoSiteEnabled: boolean;
-}
-
-export interface OptionEntry {
-  key: string;
-  value: string;
-}
-
+/** The content of the user's `setting` JSON string (spec 1 §3); not an API schema of its own. */
 export interface UserSetting {
   notify_type?: 'email' | 'webhook';
   quota_warning_threshold?: number;

@@ -1,14 +1,5 @@
 import { api } from '../../app/api';
-import type { LoginUser } from '../../api/types';
-
-export interface RegisterRequest {
-  username: string;
-  password: string;
-  password2: string;
-  email?: string;
-  verification_code?: string;
-  aff_code?: string;
-}
+import type { LoginUser, RegisterRequest } from '../../api/types';
 
 const turnstileQuery = (t?: string) => (t ? `?turnstile=${encodeURIComponent(t)}` : '');
 

@@ -1,5 +1,5 @@
 import { api } from '../../app/api';
-import type { User, UserSetting } from '../../api/types';
+import type { SelfUpdateRequest, User, UserSetting } from '../../api/types';
 import { userRefreshed } from '../../app/sessionSlice';
 
 export const personalApi = api.injectEndpoints({
@@ -12,7 +12,7 @@ export const personalApi = api.injectEndpoints({
         if (res) dispatch(userRefreshed(res.data));
       },
     }),
-    updateSelf: b.mutation<unknown, { display_name: string } | { password: string; original_password: string }>({
+    updateSelf: b.mutation<unknown, SelfUpdateRequest>({
       query: (body) => ({ url: 'user/self', method: 'PUT', body }),
       invalidatesTags: ['Self'],
     }),

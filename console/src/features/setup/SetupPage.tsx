@@ -15,6 +15,7 @@ interface Values {
   username?: string;
   password?: string;
   confirmPassword?: string;
+  setupToken?: string;
   mode: Mode;
 }
 
@@ -49,6 +50,7 @@ export function SetupPage() {
       confirmPassword: v.confirmPassword ?? '',
       SelfUseModeEnabled: v.mode === 'self',
       DemoSiteEnabled: v.mode === 'demo',
+      setup_token: v.setupToken?.trim() || undefined,
     })
       .unwrap()
       .then(
@@ -102,6 +104,9 @@ export function SetupPage() {
                 { value: 'demo', label: intl.formatMessage(m.modeDemo) },
               ]}
             />
+          </Form.Item>
+          <Form.Item label={intl.formatMessage(m.token)} name="setupToken" extra={intl.formatMessage(m.tokenHint)}>
+            <Input autoComplete="off" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={saving} data-testid="setup-submit">
             {intl.formatMessage(m.submit)}

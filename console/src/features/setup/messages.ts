@@ -41,6 +41,12 @@ export const setup = defineMessages({
       'You are using a file-based SQLite database. Keep the data directory on persistent storage and back it up, or use PostgreSQL in production.',
     description: 'SQLite warning',
   },
+  token: { id: 'setup.token', defaultMessage: 'Setup token', description: 'Setup token field' },
+  tokenHint: {
+    id: 'setup.tokenHint',
+    defaultMessage: "Printed in the control plane's log at start; not needed when the browser runs on the same machine.",
+    description: 'Setup token hint',
+  },
   submit: { id: 'setup.submit', defaultMessage: 'Initialise', description: 'Setup submit' },
   success: { id: 'setup.success', defaultMessage: 'System initialised, please log in', description: 'Setup success' },
   loadFailed: { id: 'setup.loadFailed', defaultMessage: 'Failed to get the initialisation status', description: 'GET /api/setup failed' },

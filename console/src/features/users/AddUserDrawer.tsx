@@ -13,7 +13,7 @@ export function AddUserDrawer({ open, onClose }: { open: boolean; onClose: () =>
   const [create, { isLoading }] = useCreateUserMutation();
   const onFinish = async (v: NewUser) => {
     if (reportProblem(intl, validateNewUser(v))) return;
-    const ok = await create({ ...v, username: v.username.trim(), display_name: v.display_name ?? '' }).unwrap().then(
+    const ok = await create({ ...v, username: (v.username ?? '').trim(), display_name: v.display_name ?? '' }).unwrap().then(
       () => true,
       () => false,
     );

@@ -39,7 +39,7 @@ function EditForm({ user, onClose }: { user: User; onClose: () => void }) {
   const quota = Form.useWatch('quota', form) ?? user.quota;
 
   const onFinish = async (v: Values) => {
-    if (reportProblem(intl, validateEditUserPassword(v.password))) return;
+    if (reportProblem(intl, validateEditUserPassword(v.password ?? undefined))) return;
     const body: UserUpdate = { ...v, id: user.id, quota: Math.trunc(Number(v.quota)), password: v.password || undefined };
     const ok = await update(body).unwrap().then(() => true, () => false);
     if (ok) {

@@ -1,5 +1,5 @@
 import { api } from '../../app/api';
-import type { Page, User } from '../../api/types';
+import type { CreateUserRequest, ManageResult, Page, UpdateUserRequest, User } from '../../api/types';
 import type { UserAction } from '../../shared/constants';
 
 export interface UserQuery {
@@ -9,22 +9,8 @@ export interface UserQuery {
   pageSize: number;
 }
 
-export interface NewUser {
-  username: string;
-  display_name: string;
-  password: string;
-}
-
-export interface UserUpdate {
-  id: number;
-  username: string;
-  display_name: string;
-  password?: string;
-  group: string;
-  quota: number;
-  email: string;
-  remark: string;
-}
+export type NewUser = CreateUserRequest;
+export type UserUpdate = UpdateUserRequest;
 
 export const usersApi = api.injectEndpoints({
   endpoints: (b) => ({
@@ -50,7 +36,7 @@ export const usersApi = api.injectEndpoints({
       query: (body) => ({ url: 'user/', method: 'PUT', body }),
       invalidatesTags: (_r, _e, u) => [{ type: 'User', id: u.id }, { type: 'User', id: 'LIST' }],
     }),
-    manageUser: b.mutation<{ status: number; role: number }, { id: number; action: UserAction }>({
+    manageUser: b.mutation<ManageResult, { id: number; action: UserAction }>({
       query: (body) => ({ url: 'user/manage', method: 'POST', body }),
       invalidatesTags: (_r, _e, a) => [{ type: 'User', id: a.id }, { type: 'User', id: 'LIST' }],
     }),
