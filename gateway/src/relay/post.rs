@@ -126,8 +126,6 @@ pub async fn relay(
     trace.model = parsed.model.clone();
     trace.stream = parsed.stream;
     edge::check_model(&caller, &parsed.model)?;
-    let price = billing::price_for(&snap.pricing, &parsed.model, &caller.group)?;
-    trace.price = Some(price);
     match caller.pinned_channel {
         Some(id) if !snap.channels.get(&id).is_some_and(|c| c.enabled) => {
             return Err(RouteError::PinnedUnavailable(id).into());
@@ -141,6 +139,8 @@ pub async fn relay(
         }
         _ => {}
     }
+    let price = billing::price_for(&snap.pricing, &parsed.model, &caller.group)?;
+    trace.price = Some(price);
     let opts = &snap.options;
     let pre = billing::pre_quota(
         &price,

@@ -1,0 +1,430 @@
+//! End-to-end over real sockets: authentication failure modes, request validation, model
+//! endpoints, body sizes, admin port and the `gateway` binary.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use bytes::Bytes;
+use common::*;
+use serde_json::{Value, json};
+
+async fn mock() -> mock_provider::MockHandle {
+    mock_provider::start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_auth_failure_mode_answers_in_openai_shape() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![
+        channel(1, &m.scenario_url("tag=one"), &["gpt-test"], 0, 1),
+        channel(2, &m.scenario_url("tag=two"), &["gpt-test"], 0, 1),
+    ]);
+    let tok = |id: i64, user: i64, key: &str, extra: Value| {
+        let mut t = token(id, user, key);
+        t.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        t
+    };
+    snap["users"] = json!([user(1, "default", 1_000_000), {"id": 2, "status": 2, "group": "default", "quota": 100},
+                           {"id": 3, "status": 1, "group": "default", "quota": 1_000_000, "role": 10},
+                           user(4, "default", 0)]);
+    snap["tokens"] = json!([
+        token(1, 1, "alice"),
+        tok(2, 1, "disabled", json!({"status": 2})),
+        tok(3, 1, "expired", json!({"expired_time": 1000})),
+        tok(
+            4,
+            1,
+            "exhausted",
+            json!({"unlimited_quota": false, "remain_quota": 0})
+        ),
+        tok(5, 1, "netonly", json!({"allow_ips": ["10.0.0.0/8"]})),
+        token(6, 2, "banned"),
+        tok(7, 1, "vip", json!({"group": "vip"})),
+        tok(
+            8,
+            1,
+            "limited",
+            json!({"model_limits_enabled": true, "model_limits": ["other-model"]})
+        ),
+        token(9, 3, "admin"),
+        token(10, 4, "broke"),
+        tok(11, 1, "loopback", json!({"allow_ips": ["127.0.0.0/8"]})),
+    ]);
+    let gw = Gw::start(snap).await;
+    let body = chat_body("gpt-test", false);
+    let bytes = Bytes::from(body.to_string());
+    let ct = ("content-type", "application/json");
+
+    send(
+        "POST",
+        &gw.url("/v1/chat/completions"),
+        &[ct],
+        bytes.clone(),
+    )
+    .await
+    .assert_error(401, "token_not_provided");
+    for (key, status, code) in [
+        ("nosuchkey", 401, "invalid_token"),
+        ("disabled", 401, "invalid_token"),
+        ("expired", 401, "invalid_token"),
+        ("exhausted", 401, "invalid_token"),
+        ("netonly", 403, "access_denied"),
+        ("banned", 403, "user_banned"),
+        ("vip", 403, "group_forbidden"),
+        ("limited", 403, "model_forbidden"),
+        ("alice-2", 403, "access_denied"),
+        ("broke", 403, "insufficient_user_quota"),
+        ("admin-99", 403, "get_channel_failed"),
+    ] {
+        let r = gw.chat(key, body.clone()).await;
+        let err = r.assert_error(status, code);
+        assert_eq!(err["type"], "new_api_error", "{key}");
+        let rec = gw.record(&r.request_id()).await;
+        assert_eq!((rec.kind, rec.status, rec.quota), (5, status, 0), "{key}");
+    }
+    // Accepted key sources, in order: Authorization, x-api-key, x-goog-api-key, ?key=.
+    for (headers, query) in [
+        (vec![("x-api-key", "sk-alice")], ""),
+        (vec![("x-goog-api-key", "alice")], ""),
+        (vec![], "?key=sk-alice"),
+        (vec![("authorization", "Bearer sk-loopback")], ""),
+    ] {
+        let mut h = headers.clone();
+        h.push(ct);
+        let r = send(
+            "POST",
+            &gw.url(&format!("/v1/chat/completions{query}")),
+            &h,
+            bytes.clone(),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{headers:?} {query}: {}", r.text());
+    }
+    // An admin may pin a channel: every call lands on channel 2.
+    let before = m.calls("two");
+    for _ in 0..4 {
+        let r = gw.chat("admin-2", body.clone()).await;
+        assert_eq!(r.status, 200);
+        let rec = gw.record(&r.request_id()).await;
+        assert_eq!((rec.user_id, rec.channel), (3, 2));
+    }
+    assert_eq!(m.calls("two"), before + 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_400_and_routing_gaps_are_reported() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![channel(1, &m.url(), &["gpt-test", "unpriced"], 0, 1)]);
+    snap["channels"][0]["model_mapping"] = json!({"loop-a": "loop-b", "loop-b": "loop-a"});
+    snap["channels"][0]["models"] = json!(["gpt-test", "unpriced", "loop-a"]);
+    snap["pricing"]["model_ratio"]["loop-a"] = json!(1);
+    let gw = Gw::start(snap).await;
+    let url = gw.url("/v1/chat/completions");
+    let auth = ("authorization", "Bearer sk-alice");
+    let ct = ("content-type", "application/json");
+    let r = send(
+        "POST",
+        &url,
+        &[auth, ct],
+        Bytes::from_static(b"{\"model\": \"gpt-test\", "),
+    )
+    .await;
+    assert_eq!(
+        r.assert_error(400, "bad_request_body")["type"],
+        "new_api_error"
+    );
+    let r = send(
+        "POST",
+        &url,
+        &[auth, ("content-type", "text/plain")],
+        Bytes::from(chat_body("gpt-test", false).to_string()),
+    )
+    .await;
+    r.assert_error(400, "invalid_request");
+    let r = send(
+        "POST",
+        &url,
+        &[auth],
+        Bytes::from(chat_body("gpt-test", false).to_string()),
+    )
+    .await;
+    r.assert_error(400, "invalid_request");
+    let r = send("POST", &url, &[auth, ct], Bytes::from_static(b"[1,2]")).await;
+    r.assert_error(400, "bad_request_body");
+    gw.chat("alice", json!({"messages": []}))
+        .await
+        .assert_error(400, "invalid_request");
+    gw.chat("alice", chat_body("unpriced", false))
+        .await
+        .assert_error(400, "model_price_error");
+    let err = gw
+        .chat("alice", chat_body("no-such-model", false))
+        .await
+        .assert_error(503, "model_not_found");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("No available channel for model no-such-model under group default")
+    );
+    gw.chat("alice", chat_body("loop-a", false))
+        .await
+        .assert_error(500, "model_mapping_contains_cycle");
+    let r = send("GET", &gw.url("/v1/nothing"), &[auth], Bytes::new()).await;
+    assert_eq!(
+        r.assert_error(404, "invalid_request")["type"],
+        "invalid_request_error"
+    );
+    // Nothing reached the upstream, and the balance is untouched.
+    assert_eq!(m.calls("default"), 0);
+    assert_eq!(gw.user_quota(1), 1_000_000_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn models_are_listed_per_group_and_token_limits() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![channel(
+        1,
+        &m.url(),
+        &["gpt-test", "embed-test"],
+        0,
+        1,
+    )]);
+    let mut limited = token(2, 1, "limited");
+    limited["model_limits_enabled"] = json!(true);
+    limited["model_limits"] = json!(["embed-test"]);
+    snap["tokens"].as_array_mut().unwrap().push(limited);
+    let gw = Gw::start(snap).await;
+    let auth = |k: &str| format!("Bearer sk-{k}");
+    let a = auth("alice");
+    let r = send(
+        "GET",
+        &gw.url("/v1/models"),
+        &[("authorization", &a)],
+        Bytes::new(),
+    )
+    .await;
+    let ids: Vec<Value> = r.json()["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].clone())
+        .collect();
+    assert_eq!(ids, vec![json!("embed-test"), json!("gpt-test")]);
+    let l = auth("limited");
+    let r = send(
+        "GET",
+        &gw.url("/v1/models"),
+        &[("authorization", &l)],
+        Bytes::new(),
+    )
+    .await;
+    assert_eq!(r.json()["data"].as_array().unwrap().len(), 1);
+    let r = send(
+        "GET",
+        &gw.url("/v1/models/gpt-test"),
+        &[("authorization", &a)],
+        Bytes::new(),
+    )
+    .await;
+    assert_eq!(r.json()["id"], "gpt-test");
+    let r = send(
+        "GET",
+        &gw.url("/v1/models/gpt-test"),
+        &[("authorization", &l)],
+        Bytes::new(),
+    )
+    .await;
+    r.assert_error(404, "model_not_found");
+    let r = send("GET", &gw.url("/v1/models"), &[], Bytes::new()).await;
+    r.assert_error(401, "token_not_provided");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completions_and_embeddings_relay_and_bill() {
+    let m = mock().await;
+    let gw = Gw::start(snapshot(vec![channel(
+        1,
+        &m.url(),
+        &["gpt-test", "embed-test"],
+        0,
+        1,
+    )]))
+    .await;
+    let r = gw
+        .post(
+            "/v1/completions",
+            "alice",
+            json!({"model": "gpt-test", "prompt": "say hi"}),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.json()["choices"][0]["text"],
+        "word0 word1 word2 word3 word4 "
+    );
+    let r = gw
+        .post(
+            "/v1/embeddings",
+            "alice",
+            json!({"model": "embed-test", "input": ["a", "b"]}),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["data"].as_array().unwrap().len(), 2);
+    let rec = gw.record(&r.request_id()).await;
+    // 12 prompt tokens × ratio 0.5.
+    assert_eq!(
+        (rec.prompt_tokens, rec.quota, rec.model_name.as_str()),
+        (12, 6, "embed-test")
+    );
+    let seen = m.with_stats(|s| s.requests.clone());
+    assert_eq!(
+        seen.iter().map(|s| s.path.as_str()).collect::<Vec<_>>(),
+        vec!["/v1/completions", "/v1/embeddings"]
+    );
+    assert!(
+        seen.iter()
+            .all(|s| s.authorization.as_deref() == Some("Bearer sk-upstream-1"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_bodies_are_relayed_up_to_the_cap() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![channel(1, &m.url(), &["gpt-test"], 0, 1)]);
+    snap["options"]["max_request_body_bytes"] = json!(12 << 20);
+    let gw = Gw::start(snap).await;
+    for size in [1usize << 20, 10 << 20] {
+        let body = json!({"model": "gpt-test", "messages": [{"role": "user", "content": "a".repeat(size)}]});
+        let sent = body.to_string().len();
+        let r = gw.chat("alice", body).await;
+        assert_eq!(r.status, 200, "{size}: {}", r.text());
+        let last = m.with_stats(|s| s.requests.last().unwrap().body_len);
+        assert_eq!(last, sent, "upstream got the whole body");
+    }
+    let body = json!({"model": "gpt-test", "messages": [{"role": "user", "content": "a".repeat(13 << 20)}]});
+    gw.chat("alice", body)
+        .await
+        .assert_error(413, "read_request_body_failed");
+    assert_eq!(m.calls("default"), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admin_port_serves_health_and_metrics() {
+    let m = mock().await;
+    let gw = Gw::start(snapshot(vec![
+        channel(1, &m.scenario_url("status=500"), &["gpt-test"], 10, 1),
+        channel(2, &m.url(), &["gpt-test"], 0, 1),
+    ]))
+    .await;
+    assert_eq!(
+        gw.chat("alice", chat_body("gpt-test", false)).await.status,
+        200
+    );
+    let admin = |p: &str| format!("http://{}{p}", gw.admin);
+    let r = send("GET", &admin("/healthz"), &[], Bytes::new()).await;
+    assert_eq!((r.status, r.json()["status"].clone()), (200, json!("ok")));
+    let r = send("GET", &admin("/readyz"), &[], Bytes::new()).await;
+    assert_eq!(r.json()["config_version"], 3);
+    let text = send("GET", &admin("/metrics"), &[], Bytes::new())
+        .await
+        .text();
+    let line = |prefix: &str| {
+        text.lines()
+            .find(|l| l.starts_with(prefix))
+            .map(str::to_owned)
+    };
+    let errors =
+        line("gateway_upstream_errors_total{channel_id=\"1\",code=\"bad_response_status_code\"}")
+            .expect(&text);
+    assert!(errors.ends_with(" 1"), "{errors}");
+    let ok = line(
+        "gateway_requests_total{code=\"ok\",endpoint=\"chat_completions\",status_class=\"2xx\"}",
+    )
+    .expect(&text);
+    assert!(ok.ends_with(" 1"), "{ok}");
+    assert!(line("gateway_time_to_first_token_seconds_count").is_some());
+    assert!(line("gateway_snapshot_version 3").is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gateway_binary_serves_a_config_file_and_writes_usage_lines() {
+    let m = mock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("snapshot.json");
+    let usage = dir.path().join("usage.jsonl");
+    std::fs::write(
+        &config,
+        snapshot(vec![channel(1, &m.url(), &["gpt-test"], 0, 1)]).to_string(),
+    )
+    .unwrap();
+    let exe = env!("CARGO_BIN_EXE_gateway");
+    let help = std::process::Command::new(exe)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(
+        help.status.success() && String::from_utf8_lossy(&help.stdout).contains("--config-file")
+    );
+    let port = free_port();
+    let mut child = std::process::Command::new(exe)
+        .args([
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--admin-listen",
+            &format!("127.0.0.1:{}", free_port()),
+        ])
+        .arg("--config-file")
+        .arg(&config)
+        .arg("--usage-file")
+        .arg(&usage)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}/v1/chat/completions");
+    let mut reply = None;
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            let body = Bytes::from(chat_body("gpt-test", false).to_string());
+            reply = Some(
+                send(
+                    "POST",
+                    &url,
+                    &[
+                        ("authorization", "Bearer sk-alice"),
+                        ("content-type", "application/json"),
+                    ],
+                    body,
+                )
+                .await,
+            );
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // The record is written right after the answer: give it a moment.
+    let mut lines = String::new();
+    for _ in 0..100 {
+        lines = std::fs::read_to_string(&usage).unwrap_or_default();
+        if !lines.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let reply = reply.expect("gateway binary started");
+    assert_eq!(reply.status, 200);
+    let rec: Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    assert_eq!(rec["request_id"], reply.request_id());
+    assert_eq!(rec["quota"], 12 + 5 * 2);
+}

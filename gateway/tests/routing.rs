@@ -1,0 +1,177 @@
+//! End-to-end over real sockets: weighted choice inside a priority tier, and failover
+//! (500, 429, slow first byte, refused connection, broken first event) decided before any
+//! byte reaches the client, never re-picking a channel already tried.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+async fn mock() -> mock_provider::MockHandle {
+    mock_provider::start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap()
+}
+
+fn use_channel(other: &str) -> Vec<i64> {
+    let v: Value = serde_json::from_str(other).unwrap();
+    v["admin_info"]["use_channel"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_i64().unwrap())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn weighted_choice_within_the_highest_tier() {
+    let m = mock().await;
+    let gw = Gw::start(snapshot(vec![
+        channel(1, &m.scenario_url("tag=a"), &["gpt-test"], 5, 3),
+        channel(2, &m.scenario_url("tag=b"), &["gpt-test"], 5, 1),
+        channel(3, &m.scenario_url("tag=c"), &["gpt-test"], 0, 100),
+    ]))
+    .await;
+    let n = 400;
+    for _ in 0..n {
+        assert_eq!(
+            gw.chat("alice", chat_body("gpt-test", false)).await.status,
+            200
+        );
+    }
+    let (a, b, c) = (m.calls("a"), m.calls("b"), m.calls("c"));
+    assert_eq!(a + b, n);
+    assert_eq!(c, 0, "a lower tier is not used while the top tier answers");
+    // Expected 300 of 400 (σ ≈ 8.7): accept ±3σ.
+    assert!((274..=326).contains(&a), "weight 3:1 gave {a}:{b}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fails_over_500_429_slow_and_refused_channels_to_a_healthy_one() {
+    let m = mock().await;
+    let refused = format!("http://127.0.0.1:{}", free_port());
+    let mut snap = snapshot(vec![
+        channel(
+            1,
+            &m.scenario_url("tag=f500,status=500"),
+            &["gpt-test"],
+            50,
+            1,
+        ),
+        channel(
+            2,
+            &m.scenario_url("tag=f429,status=429"),
+            &["gpt-test"],
+            40,
+            1,
+        ),
+        channel(
+            3,
+            &m.scenario_url("tag=slow,ttfb_ms=3000"),
+            &["gpt-test"],
+            30,
+            1,
+        ),
+        channel(4, &refused, &["gpt-test"], 20, 1),
+        channel(5, &m.scenario_url("tag=ok,chunks=3"), &["gpt-test"], 10, 1),
+    ]);
+    snap["options"] = json!({"retry_times": 4, "first_byte_timeout_ms": 400});
+    let gw = Gw::start(snap).await;
+    for round in 1..=2u64 {
+        for stream in [false, true] {
+            let r = gw.chat("alice", chat_body("gpt-test", stream)).await;
+            assert_eq!(r.status, 200, "{}", r.text());
+            let content = if stream {
+                sse_content(&r.text())
+            } else {
+                r.json()["choices"][0]["message"]["content"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            };
+            assert_eq!(
+                content, "word0 word1 word2 ",
+                "only the healthy answer reaches the client"
+            );
+            assert!(!r.text().contains("mock error"));
+            let rec = gw.record(&r.request_id()).await;
+            assert_eq!(use_channel(&rec.other), vec![1, 2, 3, 4, 5]);
+            assert_eq!((rec.channel, rec.kind, rec.status), (5, 2, 200));
+        }
+        for tag in ["f500", "f429", "slow", "ok"] {
+            assert_eq!(m.calls(tag), 2 * round, "{tag}: once per request");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broken_first_event_fails_over_before_the_client_sees_it() {
+    let m = mock().await;
+    let gw = Gw::start(snapshot(vec![
+        channel(
+            1,
+            &m.scenario_url("tag=mal,malformed=1"),
+            &["gpt-test"],
+            9,
+            1,
+        ),
+        channel(
+            2,
+            &m.scenario_url("tag=cut0,cut_after=0"),
+            &["gpt-test"],
+            8,
+            1,
+        ),
+        channel(3, &m.scenario_url("tag=ok"), &["gpt-test"], 0, 1),
+    ]))
+    .await;
+    let r = gw.chat("alice", chat_body("gpt-test", true)).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(sse_content(&r.text()), "word0 word1 word2 word3 word4 ");
+    assert!(!r.text().contains("broken"));
+    assert_eq!((m.calls("mal"), m.calls("cut0"), m.calls("ok")), (1, 1, 1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn never_repicks_a_tried_channel_and_maps_the_final_status() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![
+        channel(1, &m.scenario_url("tag=a,status=500"), &["gpt-test"], 1, 1),
+        channel(2, &m.scenario_url("tag=b,status=502"), &["gpt-test"], 0, 1),
+    ]);
+    snap["channels"][1]["status_code_mapping"] = json!({"502": "503"});
+    snap["options"]["retry_times"] = json!(10);
+    let gw = Gw::start(snap).await;
+    let r = gw.chat("alice", chat_body("gpt-test", false)).await;
+    let err = r.assert_error(503, "mock_502");
+    assert_eq!(
+        err["type"], "upstream_error",
+        "the upstream error object is kept"
+    );
+    assert_eq!((m.calls("a"), m.calls("b")), (1, 1));
+    let rec = gw.record(&r.request_id()).await;
+    assert_eq!((rec.kind, rec.quota, rec.status), (5, 0, 503));
+    assert_eq!(use_channel(&rec.other), vec![1, 2]);
+    assert_eq!(gw.user_quota(1), 1_000_000_000, "reservation refunded");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn non_retryable_statuses_are_returned_without_failover() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![
+        channel(
+            1,
+            &m.scenario_url("tag=bad,status=400"),
+            &["gpt-test"],
+            1,
+            1,
+        ),
+        channel(2, &m.scenario_url("tag=ok"), &["gpt-test"], 0, 1),
+    ]);
+    snap["options"]["retry_times"] = json!(3);
+    let gw = Gw::start(snap).await;
+    let r = gw.chat("alice", chat_body("gpt-test", false)).await;
+    r.assert_error(400, "mock_400");
+    assert_eq!((m.calls("bad"), m.calls("ok")), (1, 0));
+}
