@@ -185,12 +185,12 @@ pub fn stream(
                 return None;
             }
         };
+        if i > 0 && !delay.is_zero() {
+            tokio::time::sleep(delay).await;
+        }
         if cut == Some(i) {
             let err = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "mock cut");
             return Some((Err(err), (it, guard, None, delay)));
-        }
-        if i > 0 && !delay.is_zero() {
-            tokio::time::sleep(delay).await;
         }
         Some((Ok(Frame::data(ev)), (it, guard, cut, delay)))
     });
