@@ -2,6 +2,7 @@
 //! of typed queries per table. Queries use `$N` parameters, which both databases accept.
 
 pub mod abilities;
+pub mod dynamic;
 pub mod logs;
 pub mod options;
 pub mod sessions;

@@ -1,8 +1,9 @@
 //! The `users` table: accounts, balances, roles, invitation data and soft deletion.
 
-use sqlx::{FromRow, QueryBuilder, Row};
+use sqlx::{FromRow, Row};
 
 use super::Db;
+use super::dynamic::DynQuery;
 
 /// A user row as stored (the password hash included; never serialised).
 #[derive(Debug, Clone, FromRow)]
@@ -161,26 +162,23 @@ pub async fn list(
     offset: i64,
     limit: i64,
 ) -> Result<(Vec<UserRecord>, i64), sqlx::Error> {
-    let mut count = QueryBuilder::<sqlx::Any>::new("SELECT COUNT(*) AS n FROM users WHERE 1 = 1");
+    let mut count = DynQuery::new("SELECT COUNT(*) AS n FROM users WHERE 1 = 1");
     push_filter(&mut count, filter);
     let total: i64 = count.build().fetch_one(&db.pool).await?.try_get("n")?;
 
-    let mut page = QueryBuilder::<sqlx::Any>::new(select_users!("WHERE 1 = 1"));
+    let mut page = DynQuery::new(select_users!("WHERE 1 = 1"));
     push_filter(&mut page, filter);
     page.push(" ORDER BY id DESC LIMIT ")
-        .push_bind(limit)
+        .bind_int(limit)
         .push(" OFFSET ")
-        .push_bind(offset);
-    let items = page
-        .build_query_as::<UserRecord>()
-        .fetch_all(&db.pool)
-        .await?;
+        .bind_int(offset);
+    let items = page.build_as::<UserRecord>().fetch_all(&db.pool).await?;
     Ok((items, total))
 }
 
-fn push_filter(query: &mut QueryBuilder<sqlx::Any>, filter: &UserFilter) {
+fn push_filter(query: &mut DynQuery, filter: &UserFilter) {
     if let Some(group) = filter.group.as_deref().filter(|g| !g.is_empty()) {
-        query.push(" AND \"group\" = ").push_bind(group.to_string());
+        query.push(" AND \"group\" = ").bind_text(group);
     }
     if let Some(keyword) = filter
         .keyword
@@ -191,18 +189,16 @@ fn push_filter(query: &mut QueryBuilder<sqlx::Any>, filter: &UserFilter) {
         let pattern = format!("%{}%", escape_like(&keyword.to_lowercase()));
         query.push(" AND (");
         if let Ok(id) = keyword.parse::<i64>() {
-            query.push("id = ").push_bind(id).push(" OR ");
+            query.push("id = ").bind_int(id).push(" OR ");
         }
-        for (i, column) in ["username", "display_name", "email"].iter().enumerate() {
-            if i > 0 {
-                query.push(" OR ");
-            }
-            query
-                .push(format!("LOWER({column}) LIKE "))
-                .push_bind(pattern.clone())
-                .push(" ESCAPE '\\'");
-        }
-        query.push(")");
+        query
+            .push("LOWER(username) LIKE ")
+            .bind_text(pattern.clone())
+            .push(" ESCAPE '\\' OR LOWER(display_name) LIKE ")
+            .bind_text(pattern.clone())
+            .push(" ESCAPE '\\' OR LOWER(email) LIKE ")
+            .bind_text(pattern)
+            .push(" ESCAPE '\\')");
     }
 }
 

@@ -1,0 +1,104 @@
+//! Queries whose filters vary: static SQL fragments joined with numbered `$N` placeholders, which
+//! both PostgreSQL and SQLite accept (sqlx's `QueryBuilder` writes `?` for the `Any` driver,
+//! which PostgreSQL rejects). Only `&'static str` fragments are accepted, so values can only
+//! enter as bound parameters.
+
+use sqlx::any::AnyArguments;
+use sqlx::query::{Query, QueryAs};
+use sqlx::{Any, AssertSqlSafe, FromRow};
+
+/// A parameter value.
+#[derive(Debug, Clone)]
+enum Bind {
+    Text(String),
+    Int(i64),
+}
+
+/// SQL built from static fragments and bound values.
+#[derive(Debug, Clone)]
+pub struct DynQuery {
+    sql: String,
+    binds: Vec<Bind>,
+}
+
+impl DynQuery {
+    pub fn new(sql: &'static str) -> Self {
+        DynQuery {
+            sql: sql.to_string(),
+            binds: Vec::new(),
+        }
+    }
+
+    /// Appends a fixed fragment.
+    pub fn push(&mut self, fragment: &'static str) -> &mut Self {
+        self.sql.push_str(fragment);
+        self
+    }
+
+    /// Appends a placeholder bound to a text value.
+    pub fn bind_text(&mut self, value: impl Into<String>) -> &mut Self {
+        self.binds.push(Bind::Text(value.into()));
+        self.push_placeholder()
+    }
+
+    /// Appends a placeholder bound to an integer.
+    pub fn bind_int(&mut self, value: i64) -> &mut Self {
+        self.binds.push(Bind::Int(value));
+        self.push_placeholder()
+    }
+
+    fn push_placeholder(&mut self) -> &mut Self {
+        self.sql.push('$');
+        self.sql.push_str(&self.binds.len().to_string());
+        self
+    }
+
+    /// The query, ready to execute.
+    pub fn build(&self) -> Query<'_, Any, AnyArguments> {
+        let mut query = sqlx::query(AssertSqlSafe(self.sql.clone()));
+        for bind in &self.binds {
+            query = match bind {
+                Bind::Text(v) => query.bind(v.clone()),
+                Bind::Int(v) => query.bind(*v),
+            };
+        }
+        query
+    }
+
+    /// The query mapped to rows of `T`.
+    pub fn build_as<T>(&self) -> QueryAs<'_, Any, T, AnyArguments>
+    where
+        T: for<'r> FromRow<'r, sqlx::any::AnyRow>,
+    {
+        let mut query = sqlx::query_as::<_, T>(AssertSqlSafe(self.sql.clone()));
+        for bind in &self.binds {
+            query = match bind {
+                Bind::Text(v) => query.bind(v.clone()),
+                Bind::Int(v) => query.bind(*v),
+            };
+        }
+        query
+    }
+
+    #[cfg(test)]
+    fn sql(&self) -> &str {
+        &self.sql
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_in_order() {
+        let mut q = DynQuery::new("SELECT 1 FROM t WHERE a = ");
+        q.bind_text("x")
+            .push(" AND b IN (")
+            .bind_int(1)
+            .push(", ")
+            .bind_int(2)
+            .push(")");
+        assert_eq!(q.sql(), "SELECT 1 FROM t WHERE a = $1 AND b IN ($2, $3)");
+    }
+}

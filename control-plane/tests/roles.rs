@@ -1,0 +1,172 @@
+//! The role matrix: every route of this scope called as anonymous, user, admin and root.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::{Session, TestApp};
+use serde_json::{Value, json};
+
+/// Who calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Who {
+    Anonymous,
+    User,
+    Admin,
+    Root,
+}
+
+/// The lowest role a route needs.
+#[derive(Debug, Clone, Copy)]
+enum Needs {
+    Nobody,
+    User,
+    Admin,
+    Root,
+}
+
+fn allowed(needs: Needs, who: Who) -> bool {
+    match needs {
+        Needs::Nobody => true,
+        Needs::User => who >= Who::User,
+        Needs::Admin => who >= Who::Admin,
+        Needs::Root => who == Who::Root,
+    }
+}
+
+fn routes(target: i64) -> Vec<(Method, String, Option<Value>, Needs)> {
+    vec![
+        (Method::GET, "/api/status".into(), None, Needs::Nobody),
+        (Method::GET, "/api/setup".into(), None, Needs::Nobody),
+        (Method::GET, "/api/openapi.json".into(), None, Needs::Nobody),
+        (Method::GET, "/api/user/self".into(), None, Needs::User),
+        (
+            Method::PUT,
+            "/api/user/self".into(),
+            Some(json!({})),
+            Needs::User,
+        ),
+        (Method::GET, "/api/user/token".into(), None, Needs::User),
+        (Method::GET, "/api/user/aff".into(), None, Needs::User),
+        (Method::GET, "/api/user/models".into(), None, Needs::User),
+        (
+            Method::GET,
+            "/api/user/self/groups".into(),
+            None,
+            Needs::User,
+        ),
+        (Method::GET, "/api/user/".into(), None, Needs::Admin),
+        (
+            Method::GET,
+            "/api/user/search?keyword=x".into(),
+            None,
+            Needs::Admin,
+        ),
+        (
+            Method::GET,
+            format!("/api/user/{target}"),
+            None,
+            Needs::Admin,
+        ),
+        (
+            Method::POST,
+            "/api/user/".into(),
+            Some(json!({"username": "", "password": ""})),
+            Needs::Admin,
+        ),
+        (
+            Method::PUT,
+            "/api/user/".into(),
+            Some(json!({"id": target})),
+            Needs::Admin,
+        ),
+        (
+            Method::POST,
+            "/api/user/manage".into(),
+            Some(json!({"id": target, "action": "enable"})),
+            Needs::Admin,
+        ),
+        (Method::GET, "/api/group/".into(), None, Needs::Admin),
+        (Method::GET, "/api/option/".into(), None, Needs::Root),
+        (
+            Method::PUT,
+            "/api/option/".into(),
+            Some(json!({"key": "Notice", "value": "hello"})),
+            Needs::Root,
+        ),
+    ]
+}
+
+async fn role_matrix(app: &TestApp) {
+    let root = app.root().await;
+    let admin = app.admin(&root, "admin1").await;
+    let user = app.user(&root, "user1").await;
+    let target = app.user(&root, "target").await;
+    let callers: [(Who, Option<&Session>); 4] = [
+        (Who::Anonymous, None),
+        (Who::User, Some(&user)),
+        (Who::Admin, Some(&admin)),
+        (Who::Root, Some(&root)),
+    ];
+    for (method, path, body, needs) in routes(target.user_id) {
+        for (who, session) in callers {
+            let mut req = app.req(method.clone(), &path);
+            if let Some(body) = &body {
+                req = req.json(body.clone());
+            }
+            if let Some(session) = session {
+                req = req.signed_in(session);
+            }
+            let reply = req.send().await;
+            let expected = if allowed(needs, who) {
+                StatusCode::OK
+            } else if who == Who::Anonymous {
+                StatusCode::UNAUTHORIZED
+            } else {
+                StatusCode::FORBIDDEN
+            };
+            assert_eq!(
+                reply.status, expected,
+                "{method} {path} as {who:?}: {}",
+                reply.body
+            );
+            if expected != StatusCode::OK {
+                assert_eq!(
+                    reply.body["success"],
+                    json!(false),
+                    "{method} {path} as {who:?}"
+                );
+                assert!(!reply.message().is_empty());
+            }
+        }
+    }
+    // Register, login and logout are open to anyone (and tested elsewhere); DELETE self last.
+    let del = app.delete("/api/user/self").send().await;
+    assert_eq!(del.status, StatusCode::UNAUTHORIZED);
+    assert!(
+        app.delete("/api/user/self")
+            .signed_in(&user)
+            .send()
+            .await
+            .success()
+    );
+}
+
+async fn unknown_api_paths_are_404_envelopes(app: &TestApp) {
+    let root = app.root().await;
+    let reply = app.get("/api/no/such/route").signed_in(&root).send().await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    assert_eq!(reply.body["success"], json!(false));
+    let zh = app.get("/api/no/such/route").zh().send().await;
+    assert_eq!(zh.message(), "未找到");
+    let wrong_type = app
+        .req(Method::PUT, "/api/option/")
+        .signed_in(&root)
+        .raw_body("text/plain", "key=Notice")
+        .send()
+        .await;
+    assert_eq!(wrong_type.status, StatusCode::BAD_REQUEST);
+    assert_eq!(wrong_type.body["success"], json!(false));
+}
+
+on_both_backends!(role_matrix, unknown_api_paths_are_404_envelopes);
