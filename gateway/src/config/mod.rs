@@ -69,3 +69,31 @@ impl ConfigStore {
         self.current.load_full()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn loads_yaml_and_json_of_the_same_shape() {
+        let dir = tempfile::tempdir().unwrap();
+        let yaml = dir.path().join("s.yaml");
+        std::fs::write(&yaml, "version: 4\nchannels:\n  - {id: 1, type: 1, models: [m], status: 1}\noptions: {retry_times: 2}\n").unwrap();
+        let from_yaml = load_file(&yaml).unwrap();
+        let json = dir.path().join("s.json");
+        std::fs::write(&json, serde_json::to_string(&from_yaml).unwrap()).unwrap();
+        let from_json = load_file(&json).unwrap();
+        assert_eq!(from_yaml, from_json);
+        assert_eq!(from_json.options.unwrap().retry_times, 2);
+        std::fs::write(&json, "{\"version\": \"x\"}").unwrap();
+        assert!(matches!(load_file(&json), Err(ConfigError::Parse { .. })));
+        assert!(matches!(
+            load_file(&dir.path().join("missing.json")),
+            Err(ConfigError::Read { .. })
+        ));
+        let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/standalone.yaml");
+        let snap = Snapshot::build(&load_file(&example).unwrap()).unwrap();
+        assert_eq!(snap.tiers("default", "gpt-4o-mini").len(), 1);
+    }
+}
