@@ -4,7 +4,8 @@ import { useIntl } from 'react-intl';
 import { Navigate, useLocation } from 'react-router';
 import { isAdmin, isRoot } from '../shared/constants';
 import { pages } from '../features/layout/messages';
-import { useCurrentUser } from './hooks';
+import { useAppSelector, useCurrentUser } from './hooks';
+import { expiredLoginPath } from './navigation';
 
 /** Who may open a route: declared per route in the route table. */
 export type GuardLevel = 'public' | 'user' | 'admin' | 'root';
@@ -24,11 +25,12 @@ export function allowed(level: GuardLevel, role: number | undefined): boolean {
 export function Guard({ level, children }: { level: GuardLevel; children: ReactNode }) {
   const intl = useIntl();
   const user = useCurrentUser();
-  const { pathname, search } = useLocation();
+  const expired = useAppSelector((s) => s.session.expired);
+  const location = useLocation();
   if (level === 'public') return children;
   if (!user) {
-    const returnTo = encodeURIComponent(pathname + search);
-    return <Navigate to={`/login?returnTo=${returnTo}`} replace />;
+    const returnTo = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={expired ? expiredLoginPath(location) : `/login?returnTo=${returnTo}`} replace />;
   }
   if (!allowed(level, user.role)) {
     return (

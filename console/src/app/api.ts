@@ -7,7 +7,7 @@ import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs } from '@re
 import type { ApiError } from '../shared/apiError';
 import type { Envelope } from '../api/types';
 import { expiredLoginPath, navigate } from './navigation';
-import { signedOut } from './sessionSlice';
+import { sessionExpired } from './sessionSlice';
 import type { SessionState } from './sessionSlice';
 import type { UiState } from './uiSlice';
 
@@ -42,10 +42,10 @@ export const envelopeBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiErro
   if (res.error) {
     const { status } = res.error;
     if (status === 401) {
-      api.dispatch(signedOut());
       if (!window.location.pathname.startsWith('/login')) {
         navigate(expiredLoginPath(window.location), { replace: true });
       }
+      api.dispatch(sessionExpired());
     }
     if (typeof status === 'number') return { error: { status, message: envelopeMessage(res.error.data) } };
     if (status === 'PARSING_ERROR') return { error: { status: 'PARSE_ERROR', message: String(res.error.error) } };

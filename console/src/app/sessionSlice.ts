@@ -5,9 +5,11 @@ import { readJson, remove, STORAGE_KEY, writeJson } from '../shared/storage';
 
 export interface SessionState {
   user: User | null;
+  /** True after a 401: guards then send to /login with expired=true. */
+  expired: boolean;
 }
 
-const initialState = (): SessionState => ({ user: readJson<User>(STORAGE_KEY.user) });
+const initialState = (): SessionState => ({ user: readJson<User>(STORAGE_KEY.user), expired: false });
 
 export const sessionSlice = createSlice({
   name: 'session',
@@ -15,17 +17,23 @@ export const sessionSlice = createSlice({
   reducers: {
     signedIn(state, action: PayloadAction<User>) {
       state.user = action.payload;
+      state.expired = false;
     },
     userRefreshed(state, action: PayloadAction<User>) {
       state.user = action.payload;
     },
     signedOut(state) {
       state.user = null;
+      state.expired = false;
+    },
+    sessionExpired(state) {
+      state.user = null;
+      state.expired = true;
     },
   },
 });
 
-export const { signedIn, userRefreshed, signedOut } = sessionSlice.actions;
+export const { signedIn, userRefreshed, signedOut, sessionExpired } = sessionSlice.actions;
 
 /** Writes the user to local storage whenever it changes. */
 export function persistSession(user: User | null): void {

@@ -3,6 +3,7 @@ import { Alert, Button, Card, Flex, Form, Input, Modal, Radio, Result, Spin, Typ
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Navigate, useNavigate } from 'react-router';
+import { useCurrentUser } from '../../app/hooks';
 import { toast } from '../../shared/feedback';
 import { reportProblem } from '../../shared/problem';
 import { validateSetup } from '../../shared/validation';
@@ -36,10 +37,12 @@ export function SetupPage() {
   const { data, isLoading, isError } = useGetSetupQuery();
   const [submit, { isLoading: saving }] = useSubmitSetupMutation();
   const [help, setHelp] = useState(false);
+  const user = useCurrentUser();
 
   if (isLoading) return <Spin fullscreen />;
   if (isError || !data) return <Result status="error" title={intl.formatMessage(m.loadFailed)} />;
-  if (data.status) return <Navigate to="/" replace />;
+  // Once set up (also right after submitting), the next step is signing in.
+  if (data.status) return <Navigate to={user ? '/' : '/login'} replace />;
   const rootExists = data.root_init;
 
   const onFinish = async (v: Values) => {

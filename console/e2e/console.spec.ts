@@ -1,0 +1,173 @@
+/**
+ * First-run setup → login → create a user → promote → disable → settings change saved and
+ * reflected in /api/status → language switch, against the real control plane; then
+ * screenshots of the main screens in both languages (e2e-artifacts/screenshots/<lang>/).
+ */
+import { expect, test, type Page } from '@playwright/test';
+
+const ROOT = { username: 'root', password: 'e2e-root-pass' };
+const NEW_USER = { username: `e2e_user_${Date.now() % 100000}`, password: 'e2e-user-pass' };
+const SYSTEM_NAME = 'E2E Gateway';
+const SHOTS = 'e2e-artifacts/screenshots';
+
+test.describe.configure({ mode: 'serial' });
+
+async function useLanguage(page: Page, lang: 'en' | 'zh-CN') {
+  await page.addInitScript((l) => window.localStorage.setItem('language', l), lang);
+}
+
+async function login(page: Page) {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(ROOT.username);
+  await page.getByTestId('login-password').fill(ROOT.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+}
+
+async function confirmPopover(page: Page) {
+  await page.locator('.ant-popconfirm').last().getByRole('button', { name: /^(OK|确 ?定)$/ }).click();
+}
+
+test('first run: every page goes to /setup, setup creates the root account', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/setup$/);
+  for (const lang of ['zh-CN', 'en']) {
+    await page.evaluate((l) => window.localStorage.setItem('language', l), lang);
+    await page.reload();
+    await expect(page.getByTestId('sqlite-warning')).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/${lang}/setup.png`, fullPage: true });
+  }
+  // Validation of spec 3 §5 runs before the server is called.
+  await page.getByTestId('setup-username').fill(ROOT.username);
+  await page.getByTestId('setup-password').fill('short');
+  await page.getByTestId('setup-confirm').fill('short');
+  await page.getByTestId('setup-submit').click();
+  await expect(page.getByText('Password must be at least 8 characters', { exact: true })).toBeVisible();
+  await page.getByTestId('setup-password').fill(ROOT.password);
+  await page.getByTestId('setup-confirm').fill(ROOT.password);
+  await page.getByTestId('setup-submit').click();
+  await expect(page).toHaveURL(/\/login$/);
+  const setup = await (await page.request.get('/api/setup')).json();
+  expect(setup.data.status).toBe(true);
+});
+
+test('login, create a user, promote, disable', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await page.goto('/login');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByText('Please enter username and password!')).toBeVisible();
+  await login(page);
+  await expect(page).toHaveURL(/\/token$/);
+  await expect(page.getByTestId('not-available')).toBeVisible();
+
+  await page.getByTestId('sidebar-menu').getByText('User management').click();
+  await expect(page).toHaveURL(/\/user$/);
+  await page.getByTestId('users-add').click();
+  await page.getByTestId('add-user-submit').click();
+  await expect(page.getByText('Username and password cannot be empty!')).toBeVisible();
+  await page.getByTestId('add-user-username').fill(NEW_USER.username);
+  await page.getByTestId('add-user-display-name').fill('E2E User');
+  await page.getByTestId('add-user-password').fill(NEW_USER.password);
+  await page.getByTestId('add-user-submit').click();
+  await expect(page.getByText('User created')).toBeVisible();
+
+  const row = page.locator('tr', { hasText: NEW_USER.username });
+  await expect(row).toBeVisible();
+  const id = await row.locator('td').first().innerText();
+  await expect(page.getByTestId(`user-status-${id}`)).toHaveText('Active');
+
+  await page.getByTestId(`user-promote-${id}`).click();
+  await confirmPopover(page);
+  await expect(row.getByText('Admin', { exact: true })).toBeVisible();
+
+  await page.getByTestId(`user-disable-${id}`).click();
+  await expect(page.getByTestId(`user-status-${id}`)).toHaveText('Banned');
+
+  const user = await (await page.request.get(`/api/user/${id}`, { headers: { 'New-Api-User': '1' } })).json();
+  expect(user.data).toMatchObject({ role: 10, status: 2 });
+
+  // Search by keyword finds the new user only.
+  await page.getByTestId('users-keyword').locator('input').fill(NEW_USER.username);
+  await page.getByTestId('users-search').click();
+  await expect(page.locator('tbody tr.ant-table-row')).toHaveCount(1);
+});
+
+test('a settings change is saved and reflected in /api/status', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await page.goto('/setting?tab=other');
+  const input = page.getByTestId('option-SystemName');
+  await expect(input).toBeVisible();
+  await page.getByTestId('save-personalization').click();
+  await expect(page.getByText('You seem to have changed nothing')).toBeVisible();
+  await input.fill(SYSTEM_NAME);
+  await page.getByTestId('save-personalization').click();
+  await expect(page.getByText('Settings saved')).toBeVisible();
+  const status = await (await page.request.get('/api/status')).json();
+  expect(status.data.system_name).toBe(SYSTEM_NAME);
+  await expect(page.getByTestId('top-bar')).toContainText(SYSTEM_NAME);
+});
+
+test('language switch changes the UI to Chinese and back', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await page.goto('/user');
+  await expect(page.getByText('Manage users', { exact: true })).toBeVisible();
+  await page.getByTestId('language-menu').hover();
+  await page.getByTestId('lang-zh-CN').click();
+  await expect(page.getByText('管理用户', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('sidebar-menu')).toContainText('用户管理');
+  await page.getByTestId('language-menu').hover();
+  await page.getByTestId('lang-en').click();
+  await expect(page.getByText('Manage users', { exact: true })).toBeVisible();
+});
+
+test('a 401 sends the user to login with expired and returnTo', async ({ page, context }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await context.clearCookies();
+  await page.goto('/personal');
+  await expect(page).toHaveURL(/\/login\?expired=true&returnTo=%2Fpersonal/);
+  await expect(page.getByTestId('expired-alert')).toBeVisible();
+  await page.getByTestId('login-username').fill(ROOT.username);
+  await page.getByTestId('login-password').fill(ROOT.password);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/personal$/);
+});
+
+for (const lang of ['en', 'zh-CN'] as const) {
+  test(`screenshots (${lang})`, async ({ page }) => {
+    await useLanguage(page, lang);
+    const shot = async (name: string) => {
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: `${SHOTS}/${lang}/${name}.png`, fullPage: true });
+    };
+    await page.goto('/login?expired=true');
+    await expect(page.getByTestId('expired-alert')).toBeVisible();
+    await shot('login');
+    await page.goto('/register');
+    await shot('register');
+    await login(page);
+    await page.goto('/user');
+    await expect(page.locator('tbody tr.ant-table-row').first()).toBeVisible();
+    await shot('users');
+    await page.goto('/user/edit/1');
+    await expect(page.getByTestId('edit-user-submit')).toBeVisible();
+    await shot('user-edit');
+    await page.goto('/personal');
+    await expect(page.getByTestId('account-card')).toBeVisible();
+    await shot('personal');
+    await page.goto('/setting?tab=system');
+    await expect(page.getByTestId('panel-general')).toBeVisible();
+    await shot('settings-system');
+    await page.goto('/setting?tab=operation');
+    await expect(page.getByTestId('panel-operation')).toBeVisible();
+    await shot('settings-operation');
+    await page.goto('/no-such-page');
+    await shot('not-found');
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto('/user');
+    await expect(page.locator('tbody tr.ant-table-row').first()).toBeVisible();
+    await shot('users-mobile');
+  });
+}
