@@ -428,3 +428,94 @@ async fn gateway_binary_serves_a_config_file_and_writes_usage_lines() {
     assert_eq!(rec["request_id"], reply.request_id());
     assert_eq!(rec["quota"], 12 + 5 * 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expect_continue_is_answered_before_the_body() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let m = mock().await;
+    let gw = Gw::start(snapshot(vec![channel(1, &m.url(), &["gpt-test"], 0, 1)])).await;
+    let body = chat_body("gpt-test", false).to_string();
+    let mut s = tokio::net::TcpStream::connect(gw.addr).await.unwrap();
+    let head = format!(
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer sk-alice\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut buf = vec![0u8; 256];
+    let n = tokio::time::timeout(std::time::Duration::from_secs(5), s.read(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 100 Continue"),
+        "{:?}",
+        String::from_utf8_lossy(&buf[..n])
+    );
+    s.write_all(body.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    while !String::from_utf8_lossy(&answer).contains("word4") {
+        let n = tokio::time::timeout(std::time::Duration::from_secs(5), s.read(&mut buf))
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(n > 0);
+        answer.extend_from_slice(&buf[..n]);
+    }
+    assert!(String::from_utf8_lossy(&answer).contains("200 OK"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn odd_inputs_get_client_errors_and_never_break_the_gateway() {
+    let m = mock().await;
+    let gw = Gw::start(snapshot(vec![channel(1, &m.url(), &["gpt-test"], 0, 1)])).await;
+    let url = gw.url("/v1/chat/completions");
+    let auth = ("authorization", "Bearer sk-alice");
+    let ct = ("content-type", "application/json");
+    let bodies: Vec<Bytes> = vec![
+        Bytes::from_static(b""),
+        Bytes::from_static(b"\xff\xfe\x00garbage"),
+        Bytes::from_static(b"null"),
+        Bytes::from_static(b"{\"model\": 42}"),
+        Bytes::from_static(b"{\"model\": \"\"}"),
+        Bytes::from(format!("{}{}", "[".repeat(10_000), "]".repeat(10_000))),
+        Bytes::from_static(
+            b"{\"model\": \"gpt-test\", \"stream\": \"yes\", \"max_tokens\": 1e308}",
+        ),
+        Bytes::from_static(
+            b"{\"model\": \"gpt-test\", \"messages\": \"not a list\", \"stream_options\": 5}",
+        ),
+    ];
+    for body in bodies {
+        let r = send("POST", &url, &[auth, ct], body.clone()).await;
+        assert!(
+            r.status == 200 || r.status == 400,
+            "{body:?} → {} {}",
+            r.status,
+            r.text()
+        );
+        if r.status == 400 {
+            assert_eq!(r.json()["error"]["type"], "new_api_error");
+        }
+    }
+    for header in [
+        "Bearer ",
+        "Bearer sk-",
+        "Bearer sk--",
+        "Bearer sk-alice-notanumber",
+        "Basic Zm9vOmJhcg==",
+    ] {
+        let r = send(
+            "POST",
+            &url,
+            &[("authorization", header), ct],
+            Bytes::from(chat_body("gpt-test", false).to_string()),
+        )
+        .await;
+        assert!(r.status == 401 || r.status == 403, "{header}: {}", r.status);
+    }
+    assert_eq!(
+        gw.chat("alice", chat_body("gpt-test", false)).await.status,
+        200,
+        "still serving"
+    );
+}

@@ -175,3 +175,49 @@ async fn non_retryable_statuses_are_returned_without_failover() {
     r.assert_error(400, "mock_400");
     assert_eq!((m.calls("bad"), m.calls("ok")), (1, 0));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn model_mapping_and_custom_full_url_channels() {
+    let m = mock().await;
+    let mut mapped = channel(1, &m.scenario_url("tag=mapped"), &["alias"], 1, 1);
+    mapped["model_mapping"] = json!({"alias": "middle", "middle": "real-model"});
+    let mut custom = channel(
+        2,
+        &format!("{}/v1/chat/completions", m.scenario_url("tag=custom")),
+        &["custom-model"],
+        0,
+        1,
+    );
+    custom["type"] = json!(8);
+    let mut snap = snapshot(vec![mapped, custom]);
+    snap["pricing"]["model_ratio"] = json!({"alias": 1, "custom-model": 1});
+    let gw = Gw::start(snap).await;
+    let r = gw.chat("alice", chat_body("alias", false)).await;
+    assert_eq!(r.status, 200);
+    let seen = m.with_stats(|s| s.requests.last().unwrap().clone());
+    assert_eq!(
+        (seen.tag.as_str(), seen.model.as_deref()),
+        ("mapped", Some("real-model"))
+    );
+    let rec = gw.record(&r.request_id()).await;
+    assert_eq!(
+        rec.model_name, "alias",
+        "billing and logs use the requested model"
+    );
+    let o: Value = serde_json::from_str(&rec.other).unwrap();
+    assert_eq!(
+        (
+            o["is_model_mapped"].as_bool(),
+            o["upstream_model_name"].as_str()
+        ),
+        (Some(true), Some("real-model"))
+    );
+    let r = gw.chat("alice", chat_body("custom-model", true)).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(sse_content(&r.text()), "word0 word1 word2 word3 word4 ");
+    let seen = m.with_stats(|s| s.requests.last().unwrap().clone());
+    assert_eq!(
+        (seen.tag.as_str(), seen.path.as_str()),
+        ("custom", "/v1/chat/completions")
+    );
+}

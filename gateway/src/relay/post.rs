@@ -61,6 +61,18 @@ async fn read_body(session: &mut Session, cap: usize) -> Result<Bytes, RequestEr
     if declared.is_some_and(|n| n > cap) {
         return Err(RequestError::BodyTooLarge { limit: cap });
     }
+    let expects_continue = session
+        .req_header()
+        .headers
+        .get(http::header::EXPECT)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    if expects_continue {
+        // curl and others wait for this before sending a large body.
+        session
+            .write_continue_response()
+            .await
+            .map_err(|e| RequestError::ReadBody(e.to_string()))?;
+    }
     let mut buf = BytesMut::with_capacity(declared.unwrap_or(0).min(cap));
     while let Some(chunk) = session
         .read_request_body()
