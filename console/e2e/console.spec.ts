@@ -135,6 +135,27 @@ test('a 401 sends the user to login with expired and returnTo', async ({ page, c
   await expect(page).toHaveURL(/\/personal$/);
 });
 
+test('the control plane serves the console: SPA fallback, /assets misses are 404', async ({ request }) => {
+  const spa = await request.get('/user/edit/1');
+  expect(spa.status()).toBe(200);
+  expect(spa.headers()['content-type']).toContain('text/html');
+  expect((await request.get('/assets/no-such-file.js')).status()).toBe(404);
+});
+
+test('the sidebar collapses and the choice is stored', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await page.goto('/user');
+  const sider = page.getByTestId('sidebar');
+  const wide = (await sider.boundingBox())!.width;
+  await page.getByTestId('sidebar-toggle').click();
+  await expect.poll(async () => (await sider.boundingBox())!.width).toBeLessThan(wide);
+  expect(await page.evaluate(() => window.localStorage.getItem('default_collapse_sidebar'))).toBe('true');
+  await page.reload();
+  await expect.poll(async () => (await page.getByTestId('sidebar').boundingBox())!.width).toBeLessThan(wide);
+  await page.getByTestId('sidebar-toggle').click();
+});
+
 for (const lang of ['en', 'zh-CN'] as const) {
   test(`screenshots (${lang})`, async ({ page }) => {
     await useLanguage(page, lang);

@@ -1,4 +1,20 @@
+import {
+  ApiOutlined,
+  BarChartOutlined,
+  FileTextOutlined,
+  GiftOutlined,
+  KeyOutlined,
+  MessageOutlined,
+  PictureOutlined,
+  ScheduleOutlined,
+  SettingOutlined,
+  TeamOutlined,
+  UserOutlined,
+  WalletOutlined,
+  ExperimentOutlined,
+} from '@ant-design/icons';
 import { Menu } from 'antd';
+import type { ReactNode } from 'react';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router';
@@ -7,6 +23,21 @@ import { isAdmin } from '../../shared/constants';
 import { readBool, readJson, STORAGE_KEY } from '../../shared/storage';
 import { useStatus } from '../status/useStatus';
 import { parseChats, sidebarSections } from './sidebarModel';
+
+const ICONS: Record<string, ReactNode> = {
+  '/playground': <ExperimentOutlined />,
+  '/detail': <BarChartOutlined />,
+  '/token': <KeyOutlined />,
+  '/log': <FileTextOutlined />,
+  '/midjourney': <PictureOutlined />,
+  '/task': <ScheduleOutlined />,
+  '/channel': <ApiOutlined />,
+  '/redemption': <GiftOutlined />,
+  '/user': <TeamOutlined />,
+  '/setting': <SettingOutlined />,
+  '/topup': <WalletOutlined />,
+  '/personal': <UserOutlined />,
+};
 
 /** The sidebar menu; entries come from sidebarModel. */
 export function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
@@ -29,7 +60,7 @@ export function SidebarMenu({ onNavigate }: { onNavigate?: () => void }) {
       type: 'group' as const,
       key: s.key,
       label: text(s.label),
-      children: s.entries.map((e) => ({ key: e.key, label: text(e.label) })),
+      children: s.entries.map((e) => ({ key: e.key, label: text(e.label), icon: ICONS[e.key] ?? <MessageOutlined /> })),
     }));
   }, [intl, user?.role, status]);
 

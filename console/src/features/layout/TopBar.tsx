@@ -1,5 +1,5 @@
 import { GlobalOutlined, MenuOutlined, MoonOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Flex, Layout, Space, Tag, Typography } from 'antd';
+import { Button, Dropdown, Flex, Layout, Space, Tag, Typography, theme as antdTheme } from 'antd';
 import { useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
@@ -69,6 +69,7 @@ export function TopBar({ isMobile, onMenu }: { isMobile: boolean; onMenu?: () =>
   const locale = useAppSelector((s) => s.ui.locale);
   const user = useCurrentUser();
   const { status } = useStatus();
+  const { token } = antdTheme.useToken();
 
   const links = [
     { to: '/', label: m.home },
@@ -79,7 +80,16 @@ export function TopBar({ isMobile, onMenu }: { isMobile: boolean; onMenu?: () =>
 
   return (
     <Layout.Header
-      style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '0 12px', height: 56, lineHeight: '56px' }}
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 12,
+        padding: '0 12px',
+        height: 56,
+        lineHeight: '56px',
+        background: token.colorBgContainer,
+        borderBottom: `1px solid ${token.colorBorderSecondary}`,
+      }}
       data-testid="top-bar"
     >
       {onMenu && (

@@ -55,7 +55,7 @@ export function InvitationCard({ user }: { user: User }) {
       </Space.Compact>
       <Descriptions
         size="small"
-        column={{ xs: 1, sm: 3 }}
+        column={1}
         items={[
           { key: 'pending', label: intl.formatMessage(m.pending), children: renderQuota(user.aff_quota, display) },
           { key: 'history', label: intl.formatMessage(m.history), children: renderQuota(user.aff_history_quota, display) },
