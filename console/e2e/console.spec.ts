@@ -92,6 +92,51 @@ test('login, create a user, promote, disable', async ({ page }) => {
   await expect(page.locator('tbody tr.ant-table-row')).toHaveCount(1);
 });
 
+test('an admin edits a user in the side panel', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await page.goto('/user');
+  const row = page.locator('tr', { hasText: NEW_USER.username });
+  const id = await row.locator('td').first().innerText();
+  await page.getByTestId(`user-edit-${id}`).click();
+  await expect(page).toHaveURL(new RegExp(`/user/edit/${id}$`));
+  await page.getByTestId('edit-user-display-name').fill('Edited Name');
+  await page.getByTestId('edit-user-password').fill('short');
+  await page.getByTestId('edit-user-submit').click();
+  await expect(page.getByText('Password must be at least 8 characters!')).toBeVisible();
+  await page.getByTestId('edit-user-password').fill('');
+  await page.getByTestId('edit-user-quota').fill('1500000');
+  await page.getByTestId('edit-user-submit').click();
+  await expect(page.getByText('User updated')).toBeVisible();
+  await expect(page).toHaveURL(/\/user$/);
+  await expect(row).toContainText('Edited Name');
+  await expect(row).toContainText('$3.00');
+});
+
+test('a visitor registers, signs in and sees only their own screens', async ({ page }) => {
+  await useLanguage(page, 'en');
+  const name = `reg_${Date.now() % 100000}`;
+  await page.goto('/register');
+  await page.getByTestId('register-username').fill(name);
+  await page.getByTestId('register-password').fill('pass-1234');
+  await page.getByTestId('register-password2').fill('pass-9999');
+  await page.getByTestId('register-submit').click();
+  await expect(page.getByText('The two passwords do not match')).toBeVisible();
+  await page.getByTestId('register-password2').fill('pass-1234');
+  await page.getByTestId('register-submit').click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByTestId('login-username').fill(name);
+  await page.getByTestId('login-password').fill('pass-1234');
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/token$/);
+  await expect(page.getByTestId('sidebar-menu')).not.toContainText('User management');
+  await page.goto('/user');
+  await expect(page.getByText('No permission')).toBeVisible();
+  await page.goto('/personal');
+  await expect(page.getByTestId('account-card')).toContainText('Normal user');
+  await expect(page.getByTestId('account-card')).toContainText(name);
+});
+
 test('a settings change is saved and reflected in /api/status', async ({ page }) => {
   await useLanguage(page, 'en');
   await login(page);

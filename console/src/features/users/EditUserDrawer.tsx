@@ -54,14 +54,14 @@ function EditForm({ user, onClose }: { user: User; onClose: () => void }) {
       <Form.Item label={intl.formatMessage(m.username)} name="username"><Input /></Form.Item>
       <Form.Item label={intl.formatMessage(m.displayName)} name="display_name"><Input data-testid="edit-user-display-name" /></Form.Item>
       <Form.Item label={intl.formatMessage(m.password)} name="password" extra={intl.formatMessage(m.passwordHint)}>
-        <Input.Password autoComplete="new-password" placeholder={intl.formatMessage(m.passwordHint)} />
+        <Input.Password autoComplete="new-password" placeholder={intl.formatMessage(m.passwordHint)} data-testid="edit-user-password" />
       </Form.Item>
       <Form.Item label={intl.formatMessage(m.group)} name="group">
         <Select showSearch options={groups.map((g) => ({ value: g, label: g }))} />
       </Form.Item>
       <Form.Item label={intl.formatMessage(m.quota)} extra={renderQuotaHint(Number(quota) || 0, quotaPerUnit)}>
         <Space.Compact style={{ width: '100%' }}>
-          <Form.Item name="quota" noStyle><InputNumber precision={0} style={{ width: '100%' }} /></Form.Item>
+          <Form.Item name="quota" noStyle><InputNumber precision={0} style={{ width: '100%' }} data-testid="edit-user-quota" /></Form.Item>
           <Button onClick={() => setAddOpen(true)}>{intl.formatMessage(m.addQuota)}</Button>
         </Space.Compact>
       </Form.Item>

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { sanitizeHtml } from './sanitize';
+
+describe('custom footer HTML', () => {
+  it('keeps links and formatting', () => {
+    expect(sanitizeHtml('<a href="https://x.example" target="_blank">x</a> <b>y</b>')).toBe(
+      '<a href="https://x.example" target="_blank">x</a> <b>y</b>',
+    );
+  });
+  it('drops scripts, handlers and javascript: URLs', () => {
+    const out = sanitizeHtml('<script>alert(1)</script><img src="a.png" onerror="alert(2)"><a href="javascript:alert(3)">z</a>');
+    expect(out).not.toMatch(/script|onerror|javascript:/);
+    expect(out).toContain('<img src="a.png">');
+  });
+});
