@@ -308,3 +308,60 @@ async fn concurrent_requests_cannot_overdraw_a_balance() {
     ids.dedup();
     assert_eq!(ids.len(), 100, "request ids are unique");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_leaving_before_the_first_byte_cancels_the_upstream_and_is_refunded() {
+    use tokio::io::AsyncWriteExt;
+    let m = mock().await;
+    let gw = Gw::start(snapshot(vec![channel(
+        1,
+        &m.scenario_url("ttfb_ms=20000"),
+        &["gpt-test"],
+        0,
+        1,
+    )]))
+    .await;
+    for stream in [false, true] {
+        let body = chat_body("gpt-test", stream).to_string();
+        let mut s = tokio::net::TcpStream::connect(gw.addr).await.unwrap();
+        let head = format!(
+            "POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer sk-alice\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        s.write_all(head.as_bytes()).await.unwrap();
+        s.write_all(body.as_bytes()).await.unwrap();
+        // Wait until the upstream has the request, then leave.
+        let expected_calls = if stream { 2 } else { 1 };
+        for _ in 0..200 {
+            if m.calls("default") == expected_calls {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        drop(s);
+        let mut cancelled = 0;
+        for _ in 0..200 {
+            cancelled = m.with_stats(|s| s.cancelled_requests);
+            if cancelled == expected_calls {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        assert_eq!(
+            cancelled, expected_calls,
+            "upstream request dropped long before its 20 s first byte"
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let records = gw.records();
+    assert_eq!(records.len(), 2);
+    for rec in records {
+        assert_eq!((rec.kind, rec.quota, rec.status), (5, 0, 499));
+        assert!(rec.content.contains("client"), "{rec:?}");
+    }
+    assert_eq!(
+        gw.user_quota(1),
+        1_000_000_000,
+        "nothing produced, nothing billed"
+    );
+}

@@ -46,6 +46,8 @@ pub struct Stats {
     pub aborted_streams: u64,
     /// Streams sent to the end.
     pub completed_streams: u64,
+    /// Requests whose client left before the first byte (during `ttfb_ms`).
+    pub cancelled_requests: u64,
     /// Recent requests, oldest first.
     pub requests: Vec<SeenRequest>,
 }
@@ -94,6 +96,26 @@ impl MockHandle {
 impl Drop for MockHandle {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// Counts a request abandoned by its client while the mock waits before answering.
+struct Waiting {
+    stats: SharedStats,
+    armed: bool,
+}
+
+impl Waiting {
+    fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if self.armed {
+            lock(&self.stats).cancelled_requests += 1;
+        }
     }
 }
 
@@ -202,7 +224,12 @@ async fn handle(
         st.requests.push(seen.clone());
     }
     if !scenario.ttfb.is_zero() {
+        let waiting = Waiting {
+            stats: stats.clone(),
+            armed: true,
+        };
         tokio::time::sleep(scenario.ttfb).await;
+        waiting.disarm();
     }
     if scenario.status != 200 {
         return Ok(answer::error(&scenario));

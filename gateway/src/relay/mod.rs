@@ -183,6 +183,9 @@ impl Relay {
     async fn answer_failure(&self, session: &mut Session, trace: &mut Trace, failure: Failure) {
         let err = match failure {
             Failure::Client(e) => {
+                // nginx's convention for "client closed the request".
+                trace.status = 499;
+                trace.error_code = Some("client_gone");
                 trace.client_gone = true;
                 trace
                     .error

@@ -35,6 +35,20 @@ pub enum AttemptError {
     Upstream(UpstreamError),
     /// A gateway-side problem with this channel (not retried).
     Gateway(GatewayError),
+    /// The client went away while the upstream was still thinking (nothing was produced).
+    ClientGone(Box<pingora::Error>),
+}
+
+/// Resolves when the client closes its connection (or sends something it should not)
+/// while the gateway waits on the upstream; pingora's own idle watch.
+pub async fn client_left(session: &mut Session) -> Box<pingora::Error> {
+    match session.read_body_or_idle(true).await {
+        Err(e) => e,
+        Ok(_) => pingora::Error::explain(
+            pingora::ErrorType::ConnectionClosed,
+            "client sent data while waiting",
+        ),
+    }
 }
 
 impl From<UpstreamError> for AttemptError {
@@ -207,6 +221,7 @@ async fn attempts(
         match attempt(r, session, snap, &channel, parsed, trace).await {
             Ok(outcome) => return Ok(outcome),
             Err(AttemptError::Gateway(e)) => return Err(Failure::Gateway(e)),
+            Err(AttemptError::ClientGone(e)) => return Err(Failure::Client(e)),
             Err(AttemptError::Upstream(e)) => {
                 let label = e.code();
                 r.state
@@ -258,11 +273,10 @@ async fn attempt(
     let request = upstream::build_request(channel, &url, body, parsed.stream)?;
     let started = Instant::now();
     let deadline = started + opts.first_byte_timeout;
-    let response = r
-        .state
-        .upstream
-        .send(request, opts.first_byte_timeout)
-        .await?;
+    let response = tokio::select! {
+        response = r.state.upstream.send(request, opts.first_byte_timeout) => response?,
+        e = client_left(session) => return Err(AttemptError::ClientGone(e)),
+    };
     let status = response.status().as_u16();
     let is_sse = response
         .headers()
@@ -288,7 +302,10 @@ async fn attempt(
     if parsed.stream && is_sse {
         return sse::relay_stream(session, body, parsed, trace, opts, started, deadline).await;
     }
-    let answer = read_upstream(&mut body, MAX_ANSWER_BYTES, opts.stream_idle_timeout).await?;
+    let answer = tokio::select! {
+        answer = read_upstream(&mut body, MAX_ANSWER_BYTES, opts.stream_idle_timeout) => answer?,
+        e = client_left(session) => return Err(AttemptError::ClientGone(e)),
+    };
     trace.frt_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
     let value: serde_json::Value = serde_json::from_slice(&answer)
         .map_err(|e| UpstreamError::BadBody(format!("not JSON: {e}")))?;

@@ -11,7 +11,7 @@ use pingora::proxy::Session;
 use serde_json::json;
 
 use super::Trace;
-use super::post::{AttemptError, Outcome};
+use super::post::{AttemptError, Outcome, client_left};
 use super::respond;
 use crate::adapters::openai::ParsedRequest;
 use crate::adapters::stream::{FirstEventFault, StreamRelay, error_event};
@@ -40,7 +40,11 @@ pub async fn relay_stream(
     let mut pending = BytesMut::new();
     while relay.events() == 0 {
         let left = deadline.saturating_duration_since(Instant::now());
-        let frame = match tokio::time::timeout(left, body.frame()).await {
+        let next = tokio::select! {
+            next = tokio::time::timeout(left, body.frame()) => next,
+            e = client_left(session) => return Err(AttemptError::ClientGone(e)),
+        };
+        let frame = match next {
             Err(_) => return Err(UpstreamError::Timeout(ms(opts.first_byte_timeout)).into()),
             Ok(None) => {
                 return Err(
@@ -85,7 +89,15 @@ pub async fn relay_stream(
         return Ok(outcome(&relay));
     }
     let failure = loop {
-        let frame = match tokio::time::timeout(opts.stream_idle_timeout, body.frame()).await {
+        let next = tokio::select! {
+            next = tokio::time::timeout(opts.stream_idle_timeout, body.frame()) => next,
+            e = client_left(session) => {
+                // Dropping `body` on return closes the upstream connection.
+                gone(trace, e);
+                return Ok(outcome(&relay));
+            }
+        };
+        let frame = match next {
             Err(_) => break Some(UpstreamError::Timeout(ms(opts.stream_idle_timeout))),
             Ok(None) => break None,
             Ok(Some(Err(e))) => break Some(UpstreamError::Broken(e.to_string())),
