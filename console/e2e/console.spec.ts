@@ -25,7 +25,11 @@ async function login(page: Page) {
 }
 
 async function confirmPopover(page: Page) {
-  await page.locator('.ant-popconfirm').last().getByRole('button', { name: /^(OK|确 ?定)$/ }).click();
+  await page
+    .locator('.ant-popconfirm')
+    .last()
+    .getByRole('button', { name: /^(OK|确 ?定)$/ })
+    .click();
 }
 
 test('first run: every page goes to /setup, setup creates the root account', async ({ page }) => {

@@ -20,6 +20,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/oauth/email/bind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["bind_email"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -63,6 +79,22 @@ export interface paths {
         };
         get: operations["list_options"];
         put: operations["update_option"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reset_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["send_reset_link"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -214,6 +246,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/search": {
         parameters: {
             query?: never;
@@ -286,6 +334,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["get_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["send_verification_code"];
         put?: never;
         post?: never;
         delete?: never;
@@ -614,6 +678,11 @@ export interface components {
             username?: string;
             verification_code?: string;
         };
+        /** @description The address and token of a reset link. */
+        ResetRequest: {
+            email?: string;
+            token?: string;
+        };
         /** @description A change to one's own profile: display name and username, or the password. */
         SelfUpdate: {
             display_name?: string | null;
@@ -810,6 +879,36 @@ export interface operations {
             };
         };
     };
+    bind_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                email: string | null;
+                code: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     list_options: {
         parameters: {
             query?: never;
@@ -875,6 +974,28 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    send_reset_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                email: string | null;
+                turnstile: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1096,7 +1217,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                turnstile: string | null;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -1197,7 +1320,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                turnstile: string | null;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -1212,6 +1337,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetRequest"];
+            };
+        };
+        responses: {
+            /** @description the new password */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_String"];
                 };
             };
         };
@@ -1411,6 +1560,28 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    send_verification_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                email: string | null;
+                turnstile: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,7 +15,9 @@ function stubApi(overrides: Record<string, unknown> = {}) {
     vi.fn(async (req: Request) => {
       const path = new URL(req.url).pathname;
       const data = path in overrides ? overrides[path] : path === '/api/status' ? status : null;
-      return new Response(JSON.stringify({ success: true, message: '', data }), { headers: { 'Content-Type': 'application/json' } });
+      return new Response(JSON.stringify({ success: true, message: '', data }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
     }),
   );
 }
@@ -60,7 +62,10 @@ describe('console shell', () => {
   });
 
   it('redirects to /setup until the installation is set up', async () => {
-    stubApi({ '/api/status': { ...status, setup: false }, '/api/setup': { status: false, root_init: false, database_type: 'sqlite' } });
+    stubApi({
+      '/api/status': { ...status, setup: false },
+      '/api/setup': { status: false, root_init: false, database_type: 'sqlite' },
+    });
     renderAt('/login');
     await waitFor(() => expect(window.location.pathname).toBe('/setup'));
     expect(await screen.findByTestId('sqlite-warning')).toBeInTheDocument();

@@ -34,11 +34,7 @@ export function Guard({ level, children }: { level: GuardLevel; children: ReactN
   }
   if (!allowed(level, user.role)) {
     return (
-      <Result
-        status="403"
-        title={intl.formatMessage(pages.forbiddenTitle)}
-        subTitle={intl.formatMessage(pages.forbiddenText)}
-      />
+      <Result status="403" title={intl.formatMessage(pages.forbiddenTitle)} subTitle={intl.formatMessage(pages.forbiddenText)} />
     );
   }
   return children;

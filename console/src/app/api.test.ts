@@ -14,7 +14,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('API base query', () => {
   it('sends New-Api-User and Accept-Language, unwraps the envelope', async () => {
-    const fetchMock = vi.fn(async () => reply(200, { success: true, message: '', data: { items: [], page: 1, page_size: 10, total: 0 } }));
+    const fetchMock = vi.fn(async () =>
+      reply(200, { success: true, message: '', data: { items: [], page: 1, page_size: 10, total: 0 } }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     const store = makeStore();
     store.dispatch(signedIn({ id: 7, username: 'root', role: 100 } as User));
@@ -27,14 +29,20 @@ describe('API base query', () => {
   });
 
   it('turns success false into a business error with the server message', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => reply(200, { success: false, message: 'nope', data: null })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => reply(200, { success: false, message: 'nope', data: null })),
+    );
     const store = makeStore();
     const res = await store.dispatch(statusApi.endpoints.getStatus.initiate());
     expect(res.error).toEqual({ status: 'BUSINESS', message: 'nope' });
   });
 
   it('on 401 signs out and goes to login with expired and returnTo', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => reply(401, { success: false, message: 'unauthorized', data: null })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => reply(401, { success: false, message: 'unauthorized', data: null })),
+    );
     const nav = vi.fn();
     setNavigator(nav);
     window.history.pushState({}, '', '/user?p=2');

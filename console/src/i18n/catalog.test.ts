@@ -14,11 +14,19 @@ describe('message catalogues', () => {
   });
 
   it('has a Chinese entry for every English one', () => {
-    expect(Object.keys(en).filter((k) => !(k in zh)).sort()).toEqual([]);
+    expect(
+      Object.keys(en)
+        .filter((k) => !(k in zh))
+        .sort(),
+    ).toEqual([]);
   });
 
   it('has no Chinese entry without an English one', () => {
-    expect(Object.keys(zh).filter((k) => !(k in en)).sort()).toEqual([]);
+    expect(
+      Object.keys(zh)
+        .filter((k) => !(k in en))
+        .sort(),
+    ).toEqual([]);
   });
 
   it('keeps the same placeholders in both languages', () => {

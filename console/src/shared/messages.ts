@@ -34,7 +34,11 @@ export const errors = defineMessages({
     defaultMessage: 'Not logged in or login expired, please log in again!',
     description: 'HTTP 401 / expired session',
   },
-  tooManyRequests: { id: 'errors.tooManyRequests', defaultMessage: 'Too many requests, try again later', description: 'HTTP 429' },
+  tooManyRequests: {
+    id: 'errors.tooManyRequests',
+    defaultMessage: 'Too many requests, try again later',
+    description: 'HTTP 429',
+  },
   serverError: {
     id: 'errors.serverError',
     defaultMessage: 'Internal server error, contact the administrator',
@@ -131,7 +135,11 @@ export const validation = defineMessages({
     defaultMessage: 'The top-up group ratio is not a valid JSON string',
     description: 'TopupGroupRatio must be JSON',
   },
-  invalidJson: { id: 'validation.invalidJson', defaultMessage: '{name} is not a valid JSON string', description: 'JSON setting invalid' },
+  invalidJson: {
+    id: 'validation.invalidJson',
+    defaultMessage: '{name} is not a valid JSON string',
+    description: 'JSON setting invalid',
+  },
   emailDomainFormat: {
     id: 'validation.emailDomainFormat',
     defaultMessage: 'Invalid email domain format',

@@ -63,8 +63,12 @@ describe('prices', () => {
   it('text total applies the cache ratio to cached input', () => {
     const p = { modelRatio: 1, completionRatio: 2, groupRatio: 1 };
     // price = 2 $/M; input: (900k + 100k × 0.1)/1M × 2 = 1.82; completion: 1M/1M × 2 × 2 = 4
-    expect(textTotalPrice(p, { inputTokens: 1_000_000, cachedTokens: 100_000, cacheRatio: 0.1, completionTokens: 1_000_000 })).toBeCloseTo(5.82);
-    expect(textTotalPrice({ ...p, groupRatio: 2 }, { inputTokens: 1_000_000, cachedTokens: 0, cacheRatio: 1, completionTokens: 0 })).toBeCloseTo(4);
+    expect(
+      textTotalPrice(p, { inputTokens: 1_000_000, cachedTokens: 100_000, cacheRatio: 0.1, completionTokens: 1_000_000 }),
+    ).toBeCloseTo(5.82);
+    expect(
+      textTotalPrice({ ...p, groupRatio: 2 }, { inputTokens: 1_000_000, cachedTokens: 0, cacheRatio: 1, completionTokens: 0 }),
+    ).toBeCloseTo(4);
   });
   it('log cost in USD', () => {
     expect(logCostUsd({ modelRatio: 1, completionRatio: 2, groupRatio: 1 }, 250000, 125000)).toBeCloseTo(1);

@@ -42,7 +42,9 @@ export function renderQuota(quota: number, display: QuotaDisplay, digits = 2): s
 
 /** The text shown next to a quota input: '≈ $x.xx' for the typed amount of quota. */
 export function renderQuotaHint(quota: number, quotaPerUnit: number): string {
-  return `≈ $${quotaToDollars(quota, quotaPerUnit).toFixed(6).replace(/\.?0+$/, '')}`;
+  return `≈ $${quotaToDollars(quota, quotaPerUnit)
+    .toFixed(6)
+    .replace(/\.?0+$/, '')}`;
 }
 
 export type RatioColor = 'green' | 'blue' | 'orange' | 'red';

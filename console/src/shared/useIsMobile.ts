@@ -11,5 +11,9 @@ function subscribe(cb: () => void): () => void {
 
 /** True below the 600 px mobile breakpoint (spec 1 §9). */
 export function useIsMobile(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia(QUERY).matches, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(QUERY).matches,
+    () => false,
+  );
 }

@@ -19,11 +19,7 @@ export function validateLogin(v: { username?: string; password?: string }): Prob
   return blank(v.username) || !v.password ? problem(m.usernamePasswordRequired) : null;
 }
 
-export function validateRegister(v: {
-  username?: string;
-  password?: string;
-  password2?: string;
-}): Problem | null {
+export function validateRegister(v: { username?: string; password?: string; password2?: string }): Problem | null {
   if (blank(v.username) || !v.password) return problem(m.usernamePasswordRequired);
   if (v.password.length < MIN_PASSWORD_LENGTH) return problem(m.passwordTooShort);
   if (v.password !== v.password2) return problem(m.passwordMismatch);
@@ -61,11 +57,7 @@ export function validateSelfDelete(typed: string | undefined, username: string):
   return typed !== username ? problem(m.deleteConfirmMismatch) : null;
 }
 
-export function validateChangePassword(v: {
-  originalPassword?: string;
-  password?: string;
-  password2?: string;
-}): Problem | null {
+export function validateChangePassword(v: { originalPassword?: string; password?: string; password2?: string }): Problem | null {
   if (!v.password || v.password.length < MIN_PASSWORD_LENGTH) return problem(m.passwordTooShort);
   if (v.password !== v.password2) return problem(m.passwordMismatch);
   return null;

@@ -36,14 +36,22 @@ export function LoginPage() {
   const onFinish = async (v: Values) => {
     if (reportProblem(intl, validateLogin(v))) return;
     if (reportProblem(intl, validateTurnstile(Boolean(status.turnstile_check), turnstile))) return;
-    const user = await login({ username: v.username.trim(), password: v.password, turnstile }).unwrap().catch(() => undefined);
+    const user = await login({ username: v.username.trim(), password: v.password, turnstile })
+      .unwrap()
+      .catch(() => undefined);
     if (user) signIn(user, returnTo);
   };
 
   return (
     <AuthCard title={intl.formatMessage(m.title)}>
       {params.has('expired') && (
-        <Alert type="warning" showIcon title={intl.formatMessage(errors.unauthorized)} style={{ marginBottom: 16 }} data-testid="expired-alert" />
+        <Alert
+          type="warning"
+          showIcon
+          title={intl.formatMessage(errors.unauthorized)}
+          style={{ marginBottom: 16 }}
+          data-testid="expired-alert"
+        />
       )}
       {status.password_login_enabled === false ? (
         <Alert type="info" title={intl.formatMessage(m.passwordLoginDisabled)} />

@@ -16,7 +16,9 @@ export function ResetConfirmPage() {
   const [password, setPassword] = useState<string>();
 
   const onConfirm = async () => {
-    const pw = await confirm({ email, token }).unwrap().catch(() => undefined);
+    const pw = await confirm({ email, token })
+      .unwrap()
+      .catch(() => undefined);
     if (typeof pw === 'string') {
       setPassword(pw);
       await copyWithFallback(intl, pw);

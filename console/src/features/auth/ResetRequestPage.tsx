@@ -12,6 +12,7 @@ import { useStatus } from '../status/useStatus';
 import { useRequestPasswordResetMutation } from './api';
 import { AuthCard } from './AuthCard';
 import { reset as m } from './messages';
+import { succeeded } from '../../shared/succeeded';
 
 export function ResetRequestPage() {
   const intl = useIntl();
@@ -23,10 +24,7 @@ export function ResetRequestPage() {
   const onFinish = async ({ email }: { email?: string }) => {
     if (reportProblem(intl, validateEmailForCode(email))) return;
     if (reportProblem(intl, validateTurnstile(Boolean(status.turnstile_check), turnstile))) return;
-    const ok = await send({ email: email!.trim(), turnstile }).unwrap().then(
-      () => true,
-      () => false,
-    );
+    const ok = await succeeded(send({ email: email!.trim(), turnstile }));
     if (ok) {
       toast.success(intl.formatMessage(m.sent));
       startCooldown();

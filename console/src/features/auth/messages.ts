@@ -47,7 +47,11 @@ export const register = defineMessages({
   },
   submit: { id: 'auth.register.submit', defaultMessage: 'Register', description: 'Register button' },
   success: { id: 'auth.register.success', defaultMessage: 'Registered, please log in', description: 'Register success toast' },
-  haveAccount: { id: 'auth.register.haveAccount', defaultMessage: 'Already have an account? Log in', description: 'Link to login' },
+  haveAccount: {
+    id: 'auth.register.haveAccount',
+    defaultMessage: 'Already have an account? Log in',
+    description: 'Link to login',
+  },
   disabled: {
     id: 'auth.register.disabled',
     defaultMessage: 'Registration is disabled by the administrator.',

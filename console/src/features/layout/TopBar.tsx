@@ -23,7 +23,9 @@ function UserMenu() {
   const onClick = async ({ key }: { key: string }) => {
     if (key === 'personal') navigate('/personal');
     if (key === 'logout') {
-      await logout().unwrap().catch(() => undefined);
+      await logout()
+        .unwrap()
+        .catch(() => undefined);
       dispatch(signedOut());
       toast.success(intl.formatMessage(m.loggedOut));
       navigate('/login');
@@ -92,9 +94,7 @@ export function TopBar({ isMobile, onMenu }: { isMobile: boolean; onMenu?: () =>
       }}
       data-testid="top-bar"
     >
-      {onMenu && (
-        <Button type="text" icon={<MenuOutlined />} aria-label={intl.formatMessage(m.menu)} onClick={onMenu} />
-      )}
+      {onMenu && <Button type="text" icon={<MenuOutlined />} aria-label={intl.formatMessage(m.menu)} onClick={onMenu} />}
       <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
         {status.logo && <img src={status.logo} alt="" style={{ height: 28 }} />}
         <Typography.Text strong style={{ color: 'inherit', whiteSpace: 'nowrap' }}>

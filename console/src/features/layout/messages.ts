@@ -9,7 +9,11 @@ export const nav = defineMessages({
   login: { id: 'layout.nav.login', defaultMessage: 'Log in', description: 'Top bar: log in' },
   register: { id: 'layout.nav.register', defaultMessage: 'Register', description: 'Top bar: register' },
   logout: { id: 'layout.nav.logout', defaultMessage: 'Log out', description: 'User menu: log out' },
-  personal: { id: 'layout.nav.personal', defaultMessage: 'Personal settings', description: 'User menu / sidebar: personal settings' },
+  personal: {
+    id: 'layout.nav.personal',
+    defaultMessage: 'Personal settings',
+    description: 'User menu / sidebar: personal settings',
+  },
   themeDark: { id: 'layout.nav.themeDark', defaultMessage: 'Switch to dark mode', description: 'Theme toggle (to dark)' },
   themeLight: { id: 'layout.nav.themeLight', defaultMessage: 'Switch to light mode', description: 'Theme toggle (to light)' },
   language: { id: 'layout.nav.language', defaultMessage: 'Language', description: 'Language menu' },

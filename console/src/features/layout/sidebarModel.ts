@@ -25,7 +25,11 @@ export interface SidebarFlags {
 export function parseChats(value: unknown): { name: string; index: number }[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((entry, index) =>
-    entry && typeof entry === 'object' ? Object.keys(entry).slice(0, 1).map((name) => ({ name, index })) : [],
+    entry && typeof entry === 'object'
+      ? Object.keys(entry)
+          .slice(0, 1)
+          .map((name) => ({ name, index }))
+      : [],
   );
 }
 
@@ -34,10 +38,7 @@ export function sidebarSections(f: SidebarFlags): SidebarSection[] {
     {
       key: 'chat',
       label: m.sectionChat,
-      entries: [
-        { key: '/playground', label: m.playground },
-        ...f.chats.map((c) => ({ key: `/chat/${c.index}`, label: c.name })),
-      ],
+      entries: [{ key: '/playground', label: m.playground }, ...f.chats.map((c) => ({ key: `/chat/${c.index}`, label: c.name }))],
     },
     {
       key: 'console',

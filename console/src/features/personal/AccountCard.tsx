@@ -9,13 +9,14 @@ import { renderQuota } from '../../shared/quota';
 import { useQuotaDisplay } from '../status/useStatus';
 import { useUpdateSelfMutation } from './api';
 import { account as m } from './messages';
+import { succeeded } from '../../shared/succeeded';
 
 function DisplayNameEditor({ user }: { user: User }) {
   const intl = useIntl();
   const [value, setValue] = useState(user.display_name);
   const [update, { isLoading }] = useUpdateSelfMutation();
   const save = async () => {
-    const ok = await update({ display_name: value }).unwrap().then(() => true, () => false);
+    const ok = await succeeded(update({ display_name: value }));
     if (ok) toast.success(intl.formatMessage(m.displayNameSaved));
   };
   return (

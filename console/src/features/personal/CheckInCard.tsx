@@ -12,7 +12,9 @@ export function CheckInCard() {
   const { data, isError, isLoading } = useGetCheckInStatusQuery();
   const [checkIn, { isLoading: busy }] = useCheckInMutation();
   const onCheckIn = async () => {
-    const res = await checkIn().unwrap().catch(() => undefined);
+    const res = await checkIn()
+      .unwrap()
+      .catch(() => undefined);
     if (!res) {
       toast.error(intl.formatMessage(m.failed));
       return;

@@ -11,6 +11,7 @@ import { validateAffTransfer } from '../../shared/validation';
 import { useQuotaDisplay } from '../status/useStatus';
 import { useAffTransferMutation, useGetAffCodeQuery } from './api';
 import { invitation as m } from './messages';
+import { succeeded } from '../../shared/succeeded';
 
 function TransferModal({ user, open, onClose }: { user: User; open: boolean; onClose: () => void }) {
   const intl = useIntl();
@@ -21,7 +22,7 @@ function TransferModal({ user, open, onClose }: { user: User; open: boolean; onC
     const quota = Math.trunc(amount ?? 0);
     const min = renderQuota(display.quotaPerUnit, { ...display, displayInCurrency: true });
     if (reportProblem(intl, validateAffTransfer(quota, display.quotaPerUnit, min))) return;
-    const ok = await transfer({ quota }).unwrap().then(() => true, () => false);
+    const ok = await succeeded(transfer({ quota }));
     if (ok) {
       toast.success(intl.formatMessage(m.transferred));
       onClose();

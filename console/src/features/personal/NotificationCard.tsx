@@ -11,13 +11,14 @@ import { useQuotaDisplay } from '../status/useStatus';
 import { useUpdateUserSettingMutation } from './api';
 import { notify as m, price as pm } from './messages';
 import { parseUserSetting, type FullUserSetting } from './userSetting';
+import { succeeded } from '../../shared/succeeded';
 
 function useSaveSetting() {
   const intl = useIntl();
   const [update, state] = useUpdateUserSettingMutation();
   const save = async (s: FullUserSetting) => {
     if (s.notify_type === NOTIFY_TYPE.webhook && reportProblem(intl, validateWebhookUrl(s.webhook_url))) return;
-    const ok = await update(s).unwrap().then(() => true, () => false);
+    const ok = await succeeded(update(s));
     if (ok) toast.success(intl.formatMessage(m.saved));
     else toast.error(intl.formatMessage(m.failed));
   };

@@ -11,6 +11,7 @@ import { reportProblem } from '../../shared/problem';
 import { validateChangePassword, validateSelfDelete } from '../../shared/validation';
 import { useDeleteSelfMutation, useGenerateAccessTokenMutation, useUpdateSelfMutation } from './api';
 import { security as m } from './messages';
+import { succeeded } from '../../shared/succeeded';
 
 interface PasswordValues {
   originalPassword?: string;
@@ -25,9 +26,7 @@ function ChangePasswordModal({ onClose }: { onClose: () => void }) {
   const onOk = async () => {
     const v = form.getFieldsValue();
     if (reportProblem(intl, validateChangePassword(v))) return;
-    const ok = await update({ password: v.password!, original_password: v.originalPassword ?? '' })
-      .unwrap()
-      .then(() => true, () => false);
+    const ok = await succeeded(update({ password: v.password!, original_password: v.originalPassword ?? '' }));
     if (ok) {
       toast.success(intl.formatMessage(m.passwordChanged));
       onClose();
@@ -54,7 +53,9 @@ function AccessTokenModal({ onClose }: { onClose: () => void }) {
   const intl = useIntl();
   const [generate, { data, isLoading }] = useGenerateAccessTokenMutation();
   const onGenerate = async () => {
-    const token = await generate().unwrap().catch(() => undefined);
+    const token = await generate()
+      .unwrap()
+      .catch(() => undefined);
     if (typeof token === 'string') await copyWithFallback(intl, token, intl.formatMessage(m.tokenCopied));
   };
   return (
@@ -80,7 +81,7 @@ function DeleteAccountModal({ user, onClose }: { user: User; onClose: () => void
   const [remove, { isLoading }] = useDeleteSelfMutation();
   const onOk = async () => {
     if (reportProblem(intl, validateSelfDelete(typed, user.username))) return;
-    const ok = await remove().unwrap().then(() => true, () => false);
+    const ok = await succeeded(remove());
     if (ok) {
       toast.success(intl.formatMessage(m.deleted));
       dispatch(signedOut());
@@ -88,9 +89,17 @@ function DeleteAccountModal({ user, onClose }: { user: User; onClose: () => void
     }
   };
   return (
-    <Modal open onCancel={onClose} onOk={onOk} confirmLoading={isLoading} okButtonProps={{ danger: true }}
-      title={intl.formatMessage(m.deleteAccount)}>
-      <Typography.Paragraph type="danger">{intl.formatMessage(m.deleteWarning, { username: user.username })}</Typography.Paragraph>
+    <Modal
+      open
+      onCancel={onClose}
+      onOk={onOk}
+      confirmLoading={isLoading}
+      okButtonProps={{ danger: true }}
+      title={intl.formatMessage(m.deleteAccount)}
+    >
+      <Typography.Paragraph type="danger">
+        {intl.formatMessage(m.deleteWarning, { username: user.username })}
+      </Typography.Paragraph>
       <Input value={typed} onChange={(e) => setTyped(e.target.value)} />
     </Modal>
   );

@@ -113,7 +113,11 @@ export const security = defineMessages({
     defaultMessage: 'A new system access token replaces the old one. Keep it secret.',
     description: 'Access token modal text',
   },
-  tokenCopied: { id: 'personal.security.tokenCopied', defaultMessage: 'Token reset and copied to the clipboard', description: 'Toast' },
+  tokenCopied: {
+    id: 'personal.security.tokenCopied',
+    defaultMessage: 'Token reset and copied to the clipboard',
+    description: 'Toast',
+  },
   deleteAccount: { id: 'personal.security.deleteAccount', defaultMessage: 'Delete account', description: 'Button' },
   deleteWarning: {
     id: 'personal.security.deleteWarning',

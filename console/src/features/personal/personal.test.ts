@@ -10,7 +10,10 @@ describe('user setting defaults', () => {
     expect(INITIAL_USER_SETTING.notify_type).toBe('email');
   });
   it('falls back to 500000 when a saved setting lacks the threshold', () => {
-    expect(parseUserSetting('{"notify_type":"webhook"}')).toMatchObject({ notify_type: 'webhook', quota_warning_threshold: 500000 });
+    expect(parseUserSetting('{"notify_type":"webhook"}')).toMatchObject({
+      notify_type: 'webhook',
+      quota_warning_threshold: 500000,
+    });
     expect(parseUserSetting('{"quota_warning_threshold":1000000}').quota_warning_threshold).toBe(1000000);
   });
 });

@@ -33,7 +33,12 @@ export function EmailWhitelist({ value, onChange }: { value: string; onChange: (
         ))}
       </Flex>
       <Space.Compact style={{ maxWidth: 360 }}>
-        <Input value={draft} onChange={(e) => setDraft(e.target.value)} onPressEnter={add} placeholder={intl.formatMessage(m.whitelistPlaceholder)} />
+        <Input
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onPressEnter={add}
+          placeholder={intl.formatMessage(m.whitelistPlaceholder)}
+        />
         <Button onClick={add}>{intl.formatMessage(m.whitelistAdd)}</Button>
       </Space.Compact>
     </Flex>

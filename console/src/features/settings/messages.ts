@@ -64,7 +64,11 @@ export const settings = defineMessages({
   granularityDay: { id: 'settings.granularity.day', defaultMessage: 'Day', description: 'Dashboard granularity' },
   granularityWeek: { id: 'settings.granularity.week', defaultMessage: 'Week', description: 'Dashboard granularity' },
   whitelistAdd: { id: 'settings.whitelist.add', defaultMessage: 'Add domain', description: 'Whitelist add button' },
-  whitelistPlaceholder: { id: 'settings.whitelist.placeholder', defaultMessage: 'e.g. example.com', description: 'Whitelist input' },
+  whitelistPlaceholder: {
+    id: 'settings.whitelist.placeholder',
+    defaultMessage: 'e.g. example.com',
+    description: 'Whitelist input',
+  },
   oidcDiscover: {
     id: 'settings.oidc.discover',
     defaultMessage: 'Fetch endpoints from the well-known URL',
@@ -78,7 +82,11 @@ export const settings = defineMessages({
     description: 'Log cleanup confirmation',
   },
   logCleared: { id: 'settings.log.cleared', defaultMessage: '{count} logs cleared', description: 'Log cleanup done' },
-  logCleanupFailed: { id: 'settings.log.cleanupFailed', defaultMessage: 'Log cleanup failed: {message}', description: 'Log cleanup failure' },
+  logCleanupFailed: {
+    id: 'settings.log.cleanupFailed',
+    defaultMessage: 'Log cleanup failed: {message}',
+    description: 'Log cleanup failure',
+  },
   updateCheck: { id: 'settings.update.check', defaultMessage: 'Check for updates', description: 'Update check button' },
   updateCurrent: { id: 'settings.update.current', defaultMessage: 'Current version: {version}', description: 'Current version' },
   updateLatest: { id: 'settings.update.latest', defaultMessage: 'Latest release: {version}', description: 'Latest version' },

@@ -77,12 +77,23 @@ export const SYSTEM_PANELS: PanelDef[] = [
   {
     id: 'whitelist',
     title: p.whitelist,
-    fields: [sw('EmailDomainRestrictionEnabled'), sw('EmailAliasRestrictionEnabled'), { key: 'EmailDomainWhitelist', kind: 'whitelist' }],
+    fields: [
+      sw('EmailDomainRestrictionEnabled'),
+      sw('EmailAliasRestrictionEnabled'),
+      { key: 'EmailDomainWhitelist', kind: 'whitelist' },
+    ],
   },
   {
     id: 'smtp',
     title: p.smtp,
-    fields: [text('SMTPServer'), num('SMTPPort', 0), text('SMTPAccount'), text('SMTPFrom'), secret('SMTPToken'), sw('SMTPSSLEnabled')],
+    fields: [
+      text('SMTPServer'),
+      num('SMTPPort', 0),
+      text('SMTPAccount'),
+      text('SMTPFrom'),
+      secret('SMTPToken'),
+      sw('SMTPSSLEnabled'),
+    ],
   },
   {
     id: 'oidc',
@@ -136,7 +147,11 @@ export const OPERATION_PANELS: PanelDef[] = [
       sw('MjActionCheckSuccessEnabled'),
     ],
   },
-  { id: 'sensitive', title: p.sensitive, fields: [sw('CheckSensitiveEnabled'), sw('CheckSensitiveOnPromptEnabled'), area('SensitiveWords')] },
+  {
+    id: 'sensitive',
+    title: p.sensitive,
+    fields: [sw('CheckSensitiveEnabled'), sw('CheckSensitiveOnPromptEnabled'), area('SensitiveWords')],
+  },
   { id: 'log', title: p.log, fields: [sw('LogConsumeEnabled'), sw('LogChatContentEnabled')], extra: 'logCleanup' },
   {
     id: 'dashboard',

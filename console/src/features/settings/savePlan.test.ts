@@ -60,7 +60,11 @@ describe('settings save plan', () => {
   });
 
   it('rebate percentage between 0 and 100 when enabled', () => {
-    const a = planSave(panel('rebate'), { RebateEnabled: 'false', RebatePercentage: '10' }, { RebateEnabled: 'true', RebatePercentage: '150' });
+    const a = planSave(
+      panel('rebate'),
+      { RebateEnabled: 'false', RebatePercentage: '10' },
+      { RebateEnabled: 'true', RebatePercentage: '150' },
+    );
     expect('problem' in a && a.problem.message.id).toBe(validation.rebateRange.id);
   });
 });

@@ -9,6 +9,7 @@ import { reportProblem } from '../../shared/problem';
 import { validateSetup } from '../../shared/validation';
 import { useGetSetupQuery, useSubmitSetupMutation } from './api';
 import { setup as m } from './messages';
+import { succeeded } from '../../shared/succeeded';
 
 type Mode = 'external' | 'self' | 'demo';
 
@@ -47,19 +48,16 @@ export function SetupPage() {
 
   const onFinish = async (v: Values) => {
     if (reportProblem(intl, validateSetup({ rootExists, ...v }))) return;
-    const ok = await submit({
-      username: v.username?.trim() ?? '',
-      password: v.password ?? '',
-      confirmPassword: v.confirmPassword ?? '',
-      SelfUseModeEnabled: v.mode === 'self',
-      DemoSiteEnabled: v.mode === 'demo',
-      setup_token: v.setupToken?.trim() || undefined,
-    })
-      .unwrap()
-      .then(
-        () => true,
-        () => false,
-      );
+    const ok = await succeeded(
+      submit({
+        username: v.username?.trim() ?? '',
+        password: v.password ?? '',
+        confirmPassword: v.confirmPassword ?? '',
+        SelfUseModeEnabled: v.mode === 'self',
+        DemoSiteEnabled: v.mode === 'demo',
+        setup_token: v.setupToken?.trim() || undefined,
+      }),
+    );
     if (ok) {
       toast.success(intl.formatMessage(m.success));
       navigate('/login', { replace: true });
@@ -71,7 +69,13 @@ export function SetupPage() {
       <Card title={intl.formatMessage(m.title)} style={{ width: '100%', maxWidth: 560 }}>
         <Typography.Paragraph type="secondary">{intl.formatMessage(m.intro)}</Typography.Paragraph>
         {data.database_type === 'sqlite' && (
-          <Alert type="warning" showIcon title={intl.formatMessage(m.sqliteWarning)} style={{ marginBottom: 16 }} data-testid="sqlite-warning" />
+          <Alert
+            type="warning"
+            showIcon
+            title={intl.formatMessage(m.sqliteWarning)}
+            style={{ marginBottom: 16 }}
+            data-testid="sqlite-warning"
+          />
         )}
         <Form<Values> layout="vertical" initialValues={{ mode: 'external' }} onFinish={onFinish} requiredMark={false}>
           {rootExists ? (

@@ -49,7 +49,11 @@ export const setup = defineMessages({
   },
   submit: { id: 'setup.submit', defaultMessage: 'Initialise', description: 'Setup submit' },
   success: { id: 'setup.success', defaultMessage: 'System initialised, please log in', description: 'Setup success' },
-  loadFailed: { id: 'setup.loadFailed', defaultMessage: 'Failed to get the initialisation status', description: 'GET /api/setup failed' },
+  loadFailed: {
+    id: 'setup.loadFailed',
+    defaultMessage: 'Failed to get the initialisation status',
+    description: 'GET /api/setup failed',
+  },
   submitFailed: {
     id: 'setup.submitFailed',
     defaultMessage: 'Initialisation failed, please retry',

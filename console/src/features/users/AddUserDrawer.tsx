@@ -6,6 +6,7 @@ import { reportProblem } from '../../shared/problem';
 import { validateNewUser } from '../../shared/validation';
 import { useCreateUserMutation, type NewUser } from './api';
 import { form as m, users } from './messages';
+import { succeeded } from '../../shared/succeeded';
 
 export function AddUserDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const intl = useIntl();
@@ -13,10 +14,7 @@ export function AddUserDrawer({ open, onClose }: { open: boolean; onClose: () =>
   const [create, { isLoading }] = useCreateUserMutation();
   const onFinish = async (v: NewUser) => {
     if (reportProblem(intl, validateNewUser(v))) return;
-    const ok = await create({ ...v, username: (v.username ?? '').trim(), display_name: v.display_name ?? '' }).unwrap().then(
-      () => true,
-      () => false,
-    );
+    const ok = await succeeded(create({ ...v, username: (v.username ?? '').trim(), display_name: v.display_name ?? '' }));
     if (ok) {
       toast.success(intl.formatMessage(users.created));
       form.resetFields();

@@ -10,6 +10,7 @@ import { validateEditUserPassword } from '../../shared/validation';
 import { useQuotaDisplay } from '../status/useStatus';
 import { useGetGroupsQuery, useGetUserQuery, useUpdateUserMutation, type UserUpdate } from './api';
 import { form as m, users } from './messages';
+import { succeeded } from '../../shared/succeeded';
 
 type Values = Omit<UserUpdate, 'id'>;
 
@@ -20,11 +21,23 @@ function AddQuotaModal({ open, onClose, onAdd }: { open: boolean; onClose: () =>
   const { quotaPerUnit } = useQuotaDisplay();
   const [amount, setAmount] = useState<number | null>(0);
   return (
-    <Modal open={open} onCancel={onClose} title={intl.formatMessage(m.addQuota)}
-      onOk={() => { onAdd(Math.trunc(amount ?? 0)); onClose(); }}>
+    <Modal
+      open={open}
+      onCancel={onClose}
+      title={intl.formatMessage(m.addQuota)}
+      onOk={() => {
+        onAdd(Math.trunc(amount ?? 0));
+        onClose();
+      }}
+    >
       <Typography.Text>{intl.formatMessage(m.addQuotaAmount)}</Typography.Text>
-      <InputNumber style={{ width: '100%' }} precision={0} value={amount} onChange={setAmount}
-        addonAfter={renderQuotaHint(amount ?? 0, quotaPerUnit)} />
+      <InputNumber
+        style={{ width: '100%' }}
+        precision={0}
+        value={amount}
+        onChange={setAmount}
+        addonAfter={renderQuotaHint(amount ?? 0, quotaPerUnit)}
+      />
     </Modal>
   );
 }
@@ -41,39 +54,73 @@ function EditForm({ user, onClose }: { user: User; onClose: () => void }) {
   const onFinish = async (v: Values) => {
     if (reportProblem(intl, validateEditUserPassword(v.password ?? undefined))) return;
     const body: UserUpdate = { ...v, id: user.id, quota: Math.trunc(Number(v.quota)), password: v.password || undefined };
-    const ok = await update(body).unwrap().then(() => true, () => false);
+    const ok = await succeeded(update(body));
     if (ok) {
       toast.success(intl.formatMessage(users.updated));
       onClose();
     }
   };
   return (
-    <Form<Values> form={form} layout="vertical" onFinish={onFinish} requiredMark={false}
-      initialValues={{ username: user.username, display_name: user.display_name, password: '', group: user.group,
-        quota: user.quota, email: user.email, remark: user.remark }}>
-      <Form.Item label={intl.formatMessage(m.username)} name="username"><Input /></Form.Item>
-      <Form.Item label={intl.formatMessage(m.displayName)} name="display_name"><Input data-testid="edit-user-display-name" /></Form.Item>
+    <Form<Values>
+      form={form}
+      layout="vertical"
+      onFinish={onFinish}
+      requiredMark={false}
+      initialValues={{
+        username: user.username,
+        display_name: user.display_name,
+        password: '',
+        group: user.group,
+        quota: user.quota,
+        email: user.email,
+        remark: user.remark,
+      }}
+    >
+      <Form.Item label={intl.formatMessage(m.username)} name="username">
+        <Input />
+      </Form.Item>
+      <Form.Item label={intl.formatMessage(m.displayName)} name="display_name">
+        <Input data-testid="edit-user-display-name" />
+      </Form.Item>
       <Form.Item label={intl.formatMessage(m.password)} name="password" extra={intl.formatMessage(m.passwordHint)}>
-        <Input.Password autoComplete="new-password" placeholder={intl.formatMessage(m.passwordHint)} data-testid="edit-user-password" />
+        <Input.Password
+          autoComplete="new-password"
+          placeholder={intl.formatMessage(m.passwordHint)}
+          data-testid="edit-user-password"
+        />
       </Form.Item>
       <Form.Item label={intl.formatMessage(m.group)} name="group">
         <Select showSearch options={groups.map((g) => ({ value: g, label: g }))} />
       </Form.Item>
       <Form.Item label={intl.formatMessage(m.quota)} extra={renderQuotaHint(Number(quota) || 0, quotaPerUnit)}>
         <Space.Compact style={{ width: '100%' }}>
-          <Form.Item name="quota" noStyle><InputNumber precision={0} style={{ width: '100%' }} data-testid="edit-user-quota" /></Form.Item>
+          <Form.Item name="quota" noStyle>
+            <InputNumber precision={0} style={{ width: '100%' }} data-testid="edit-user-quota" />
+          </Form.Item>
           <Button onClick={() => setAddOpen(true)}>{intl.formatMessage(m.addQuota)}</Button>
         </Space.Compact>
       </Form.Item>
-      <Form.Item label={intl.formatMessage(m.email)} name="email"><Input /></Form.Item>
-      <Form.Item label={intl.formatMessage(m.remark)} name="remark"><Input /></Form.Item>
-      <Descriptions size="small" column={1} title={intl.formatMessage(m.bindings)} style={{ marginBottom: 16 }}
-        items={BINDINGS.map((k) => ({ key: k, label: k, children: String(user[k] || intl.formatMessage(m.unbound)) }))} />
+      <Form.Item label={intl.formatMessage(m.email)} name="email">
+        <Input />
+      </Form.Item>
+      <Form.Item label={intl.formatMessage(m.remark)} name="remark">
+        <Input />
+      </Form.Item>
+      <Descriptions
+        size="small"
+        column={1}
+        title={intl.formatMessage(m.bindings)}
+        style={{ marginBottom: 16 }}
+        items={BINDINGS.map((k) => ({ key: k, label: k, children: String(user[k] || intl.formatMessage(m.unbound)) }))}
+      />
       <Button type="primary" htmlType="submit" block loading={isLoading} data-testid="edit-user-submit">
         {intl.formatMessage(common.submit)}
       </Button>
-      <AddQuotaModal open={addOpen} onClose={() => setAddOpen(false)}
-        onAdd={(n) => form.setFieldValue('quota', (Number(form.getFieldValue('quota')) || 0) + n)} />
+      <AddQuotaModal
+        open={addOpen}
+        onClose={() => setAddOpen(false)}
+        onAdd={(n) => form.setFieldValue('quota', (Number(form.getFieldValue('quota')) || 0) + n)}
+      />
     </Form>
   );
 }

@@ -14,6 +14,7 @@ import { useGetGroupsQuery, useListUsersQuery, useManageUserMutation } from './a
 import { userColumns } from './columns';
 import { EditUserDrawer } from './EditUserDrawer';
 import { users as m } from './messages';
+import { succeeded } from '../../shared/succeeded';
 
 /** /user, /user/edit (add panel) and /user/edit/{id} (edit panel). */
 export function UsersPage() {
@@ -32,7 +33,7 @@ export function UsersPage() {
 
   const columns = useMemo(() => {
     const onAction = async (u: User, action: UserAction) => {
-      const ok = await manage({ id: u.id, action }).unwrap().then(() => true, () => false);
+      const ok = await succeeded(manage({ id: u.id, action }));
       if (ok) toast.success(intl.formatMessage(common.operationDone));
     };
     return userColumns(intl, display, onAction, (u) => navigate(`/user/edit/${u.id}`));
@@ -46,15 +47,34 @@ export function UsersPage() {
   return (
     <Card title={intl.formatMessage(m.title)}>
       <Flex gap={8} wrap style={{ marginBottom: 16 }}>
-        <Input.Search allowClear style={{ maxWidth: 360 }} placeholder={intl.formatMessage(m.keyword)}
-          value={draft.keyword} onChange={(e) => setDraft({ ...draft, keyword: e.target.value })} onSearch={search}
-          data-testid="users-keyword" />
-        <Select allowClear style={{ minWidth: 160 }} placeholder={intl.formatMessage(m.group)}
-          value={draft.group || undefined} onChange={(g) => setDraft({ ...draft, group: g ?? '' })}
-          options={groups.map((g) => ({ value: g, label: g }))} data-testid="users-group" />
-        <Button onClick={search} data-testid="users-search">{intl.formatMessage(common.search)}</Button>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/user/edit')} style={{ marginInlineStart: 'auto' }}
-          data-testid="users-add">
+        <Input.Search
+          allowClear
+          style={{ maxWidth: 360 }}
+          placeholder={intl.formatMessage(m.keyword)}
+          value={draft.keyword}
+          onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
+          onSearch={search}
+          data-testid="users-keyword"
+        />
+        <Select
+          allowClear
+          style={{ minWidth: 160 }}
+          placeholder={intl.formatMessage(m.group)}
+          value={draft.group || undefined}
+          onChange={(g) => setDraft({ ...draft, group: g ?? '' })}
+          options={groups.map((g) => ({ value: g, label: g }))}
+          data-testid="users-group"
+        />
+        <Button onClick={search} data-testid="users-search">
+          {intl.formatMessage(common.search)}
+        </Button>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => navigate('/user/edit')}
+          style={{ marginInlineStart: 'auto' }}
+          data-testid="users-add"
+        >
           {intl.formatMessage(m.add)}
         </Button>
       </Flex>

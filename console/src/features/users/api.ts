@@ -34,11 +34,17 @@ export const usersApi = api.injectEndpoints({
     }),
     updateUser: b.mutation<unknown, UserUpdate>({
       query: (body) => ({ url: 'user/', method: 'PUT', body }),
-      invalidatesTags: (_r, _e, u) => [{ type: 'User', id: u.id }, { type: 'User', id: 'LIST' }],
+      invalidatesTags: (_r, _e, u) => [
+        { type: 'User', id: u.id },
+        { type: 'User', id: 'LIST' },
+      ],
     }),
     manageUser: b.mutation<ManageResult, { id: number; action: UserAction }>({
       query: (body) => ({ url: 'user/manage', method: 'POST', body }),
-      invalidatesTags: (_r, _e, a) => [{ type: 'User', id: a.id }, { type: 'User', id: 'LIST' }],
+      invalidatesTags: (_r, _e, a) => [
+        { type: 'User', id: a.id },
+        { type: 'User', id: 'LIST' },
+      ],
     }),
     getGroups: b.query<string[], void>({
       query: () => 'group/',

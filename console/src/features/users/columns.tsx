@@ -14,7 +14,13 @@ const CONFIRM_TEXT = {
   [USER_ACTION.delete]: am.deleteConfirm,
 } as const;
 
-function ActionButton({ intl, user, action, disabled, onAction }: {
+function ActionButton({
+  intl,
+  user,
+  action,
+  disabled,
+  onAction,
+}: {
   intl: IntlShape;
   user: User;
   action: UserAction;
@@ -23,15 +29,24 @@ function ActionButton({ intl, user, action, disabled, onAction }: {
 }) {
   const danger = action === USER_ACTION.delete || action === USER_ACTION.disable;
   const button = (
-    <Button size="small" danger={danger} disabled={disabled} data-testid={`user-${action}-${user.id}`}
-      onClick={CONFIRMED_ACTIONS.has(action) ? undefined : () => onAction(user, action)}>
+    <Button
+      size="small"
+      danger={danger}
+      disabled={disabled}
+      data-testid={`user-${action}-${user.id}`}
+      onClick={CONFIRMED_ACTIONS.has(action) ? undefined : () => onAction(user, action)}
+    >
       {intl.formatMessage(am[action])}
     </Button>
   );
   if (!CONFIRMED_ACTIONS.has(action) || disabled) return button;
   const text = CONFIRM_TEXT[action as keyof typeof CONFIRM_TEXT];
   return (
-    <Popconfirm title={intl.formatMessage(text, { name: user.username })} onConfirm={() => onAction(user, action)} okButtonProps={{ danger }}>
+    <Popconfirm
+      title={intl.formatMessage(text, { name: user.username })}
+      onConfirm={() => onAction(user, action)}
+      okButtonProps={{ danger }}
+    >
       {button}
     </Popconfirm>
   );
@@ -52,7 +67,11 @@ export function userColumns(
         <Space orientation="vertical" size={0}>
           <Typography.Text strong>{u.username}</Typography.Text>
           {u.display_name && <Typography.Text type="secondary">{u.display_name}</Typography.Text>}
-          {u.remark && <Typography.Text type="secondary" italic>{u.remark}</Typography.Text>}
+          {u.remark && (
+            <Typography.Text type="secondary" italic>
+              {u.remark}
+            </Typography.Text>
+          )}
         </Space>
       ),
     },
@@ -86,7 +105,11 @@ export function userColumns(
       key: 'status',
       render: (_, u) => {
         const l = statusLabel(u);
-        return <Tag color={l.color} data-testid={`user-status-${u.id}`}>{intl.formatMessage(l.text)}</Tag>;
+        return (
+          <Tag color={l.color} data-testid={`user-status-${u.id}`}>
+            {intl.formatMessage(l.text)}
+          </Tag>
+        );
       },
     },
     {

@@ -20,13 +20,20 @@ describe('user row actions (spec 1 §4)', () => {
   });
   it('a banned user can be enabled; status 3 cannot', () => {
     expect(availableActions({ ...base, status: USER_STATUS.banned })).toContainEqual({ action: 'enable', disabled: false });
-    expect(availableActions({ ...base, status: USER_STATUS.disabledPermanently })).toContainEqual({ action: 'enable', disabled: true });
+    expect(availableActions({ ...base, status: USER_STATUS.disabledPermanently })).toContainEqual({
+      action: 'enable',
+      disabled: true,
+    });
   });
   it('an admin can be demoted, not promoted; a root neither', () => {
     expect(availableActions({ ...base, role: ROLE.admin }).slice(0, 2)).toEqual([
       { action: 'promote', disabled: true },
       { action: 'demote', disabled: false },
     ]);
-    expect(availableActions({ ...base, role: ROLE.root }).slice(0, 2).every((a) => a.disabled)).toBe(true);
+    expect(
+      availableActions({ ...base, role: ROLE.root })
+        .slice(0, 2)
+        .every((a) => a.disabled),
+    ).toBe(true);
   });
 });
