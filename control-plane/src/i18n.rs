@@ -144,6 +144,17 @@ pub enum Msg {
     SensitiveWordRegex {
         line: String,
     },
+    SmtpNotConfigured,
+    EmailSendFailed,
+    VerificationCooldown {
+        seconds: i64,
+    },
+    EmailTaken,
+    TurnstileChecking,
+    TurnstileFailed,
+    ServerAddressMissing,
+    ResetEmailSent,
+    VerificationCodeSent,
     TooManyRequests,
     Internal,
 }
@@ -218,6 +229,15 @@ impl Msg {
             Msg::UrlMustBeHttp { key } => (format!("{key} must begin with http:// or https://").into(), format!("{key} 必须以 http:// 或 https:// 开头").into()),
             Msg::ServerAddressFirst => ("please set the server address (ServerAddress) first".into(), "请先填写服务器地址".into()),
             Msg::SensitiveWordRegex { line } => (format!("invalid regular expression in sensitive words: {line}").into(), format!("敏感词中的正则表达式无效：{line}").into()),
+            Msg::SmtpNotConfigured => ("the administrator has not configured SMTP, so no email can be sent".into(), "管理员未配置 SMTP，无法发送邮件".into()),
+            Msg::EmailSendFailed => ("the email could not be sent, try again later".into(), "邮件发送失败，请稍后重试".into()),
+            Msg::VerificationCooldown { seconds } => (format!("please wait {seconds} seconds before requesting another code").into(), format!("请 {seconds} 秒后再获取验证码").into()),
+            Msg::EmailTaken => ("this email address is already in use".into(), "邮箱地址已被占用".into()),
+            Msg::TurnstileChecking => ("please retry in a few seconds, Turnstile is checking the environment".into(), "Turnstile 正在检查用户环境，请稍后重试".into()),
+            Msg::TurnstileFailed => ("human verification failed, please retry".into(), "人机验证失败，请重试".into()),
+            Msg::ServerAddressMissing => ("the administrator has not set the server address".into(), "管理员未设置服务器地址".into()),
+            Msg::ResetEmailSent => ("if this address belongs to an account, a password reset email is on its way".into(), "如果该邮箱已注册，重置密码邮件已发送".into()),
+            Msg::VerificationCodeSent => ("the verification code has been sent".into(), "验证码发送成功，请检查邮箱".into()),
             Msg::TooManyRequests => ("too many requests, try again later".into(), "请求过于频繁，请稍后再试".into()),
             Msg::Internal => ("internal server error, contact the administrator".into(), "服务器内部错误，请联系管理员".into()),
         };

@@ -5,6 +5,7 @@ pub mod api;
 pub mod domain;
 pub mod error;
 pub mod i18n;
+pub mod outbound;
 pub mod settings;
 pub mod state;
 pub mod store;

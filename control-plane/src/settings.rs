@@ -38,6 +38,10 @@ pub struct Settings {
     #[arg(long, env = "SETUP_TOKEN", hide_env_values = true)]
     pub setup_token: Option<String>,
 
+    /// Turnstile siteverify endpoint used when human verification is on.
+    #[arg(long, env = "TURNSTILE_VERIFY_URL", default_value = crate::outbound::turnstile::DEFAULT_VERIFY_URL)]
+    pub turnstile_verify_url: String,
+
     /// Largest number of database connections.
     #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 16)]
     pub database_max_connections: u32,
@@ -59,6 +63,7 @@ impl Settings {
             session_cookie_secure: false,
             console_dir: None,
             setup_token: None,
+            turnstile_verify_url: "http://127.0.0.1:9/unreachable".into(),
             database_max_connections: 8,
         }
     }

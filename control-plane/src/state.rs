@@ -16,6 +16,7 @@ pub struct AppState {
 
 struct Inner {
     db: Db,
+    http: reqwest::Client,
     settings: Settings,
     setup_token: String,
     initialized: AtomicBool,
@@ -24,7 +25,7 @@ struct Inner {
 
 impl AppState {
     /// Builds the state; the setup token comes from the settings or is generated.
-    pub async fn new(db: Db, settings: Settings) -> Result<Self, sqlx::Error> {
+    pub async fn new(db: Db, settings: Settings) -> Result<Self, StateError> {
         let initialized = store::setup::is_initialized(&db).await?;
         let setup_token = settings
             .setup_token
@@ -34,6 +35,7 @@ impl AppState {
         Ok(AppState {
             inner: Arc::new(Inner {
                 db,
+                http: http_client()?,
                 settings,
                 setup_token,
                 initialized: AtomicBool::new(initialized),
@@ -44,6 +46,11 @@ impl AppState {
 
     pub fn db(&self) -> &Db {
         &self.inner.db
+    }
+
+    /// Client for calls to outside services.
+    pub fn http(&self) -> &reqwest::Client {
+        &self.inner.http
     }
 
     pub fn settings(&self) -> &Settings {
@@ -82,4 +89,25 @@ impl AppState {
             store::options::load_all(&self.inner.db).await?,
         ))
     }
+}
+
+/// Why the state could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+    #[error("building the HTTP client: {0}")]
+    Http(#[from] reqwest::Error),
+}
+
+/// An HTTP client on rustls with the ring provider (one TLS stack for the whole workspace).
+fn http_client() -> Result<reqwest::Client, reqwest::Error> {
+    // Installing fails only when a provider is already installed, which is what we want.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .user_agent(concat!(
+            "ai-gateway-control-plane/",
+            env!("CARGO_PKG_VERSION")
+        ))
+        .build()
 }

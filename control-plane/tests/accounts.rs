@@ -140,6 +140,11 @@ async fn registration_switches_are_enforced(app: &TestApp) {
         .send()
         .await
         .assert_rejected("the administrator has enabled an email domain whitelist and this email domain is not in it");
+    app.set_option("EmailAliasRestrictionEnabled", "true").await;
+    app.post("/api/user/register", json!({"username": "x1", "password": "x1-pass-1", "email": "a+tag@gmail.com", "verification_code": "123456"}))
+        .send()
+        .await
+        .assert_rejected("the administrator has disabled email aliases");
 }
 
 async fn password_login_switch_spares_root(app: &TestApp) {

@@ -140,7 +140,7 @@ async fn role_matrix(app: &TestApp) {
             }
         }
     }
-    // Register, login and logout are open to anyone (and tested elsewhere); DELETE self last.
+    // Logout would end the sessions used above (it is tested in accounts.rs); DELETE self last.
     let del = app.delete("/api/user/self").send().await;
     assert_eq!(del.status, StatusCode::UNAUTHORIZED);
     assert!(

@@ -10,9 +10,11 @@ use utoipa::ToSchema;
 
 use super::auth::{session_clear_cookie, session_cookie, session_set_cookie};
 use super::envelope::{EmptyEnvelope, Envelope, done, ok_with_message};
-use super::extract::{ApiJson, ReqLang};
+use super::extract::{ApiJson, ApiQuery, ClientIp, ReqLang};
+use super::verification::{TurnstileQuery, check_code, require_human};
 use super::views::UserView;
 use crate::domain::roles::{self, ROLE_COMMON, STATUS_ENABLED};
+use crate::domain::verification::{self, Purpose};
 use crate::domain::{accounts, password, secrets};
 use crate::error::{ApiError, ApiResult};
 use crate::i18n::Msg;
@@ -39,16 +41,20 @@ pub struct LoginView {
 }
 
 #[utoipa::path(post, path = "/api/user/login", tag = "account", request_body = LoginRequest,
-    responses((status = 200, body = Envelope<LoginView>)))]
+    params(TurnstileQuery), responses((status = 200, body = Envelope<LoginView>)))]
 pub async fn login(
     State(state): State<AppState>,
     ReqLang(lang): ReqLang,
+    client: ClientIp,
+    ApiQuery(human): ApiQuery<TurnstileQuery>,
     ApiJson(form): ApiJson<LoginRequest>,
 ) -> ApiResult<Response> {
     let login = form.username.trim();
     if login.is_empty() || form.password.is_empty() {
         return Err(ApiError::Rejected(Msg::UsernamePasswordRequiredLogin));
     }
+    let options = state.options().await?;
+    require_human(&state, &options, human.turnstile.as_deref(), client).await?;
     let db = state.db();
     let found = store::users::find_live_by_login(db, login).await?;
     let user = match found {
@@ -58,7 +64,6 @@ pub async fn login(
     if user.status != STATUS_ENABLED {
         return Err(ApiError::Rejected(Msg::UserBanned));
     }
-    let options = state.options().await?;
     if !options.bool("PasswordLoginEnabled") && !roles::is_root(user.role) {
         return Err(ApiError::Rejected(Msg::PasswordLoginDisabled));
     }
@@ -137,9 +142,11 @@ pub struct RegisterRequest {
 }
 
 #[utoipa::path(post, path = "/api/user/register", tag = "account", request_body = RegisterRequest,
-    responses((status = 200, body = EmptyEnvelope)))]
+    params(TurnstileQuery), responses((status = 200, body = EmptyEnvelope)))]
 pub async fn register(
     State(state): State<AppState>,
+    client: ClientIp,
+    ApiQuery(human): ApiQuery<TurnstileQuery>,
     ApiJson(form): ApiJson<RegisterRequest>,
 ) -> ApiResult<Json<Envelope<()>>> {
     let options = state.options().await?;
@@ -162,24 +169,27 @@ pub async fn register(
     {
         return Err(ApiError::Rejected(Msg::PasswordsDiffer));
     }
-    let email = form.email.trim();
-    if options.bool("EmailVerificationEnabled") {
-        if email.is_empty() {
-            return Err(ApiError::Rejected(Msg::EmailRequired));
-        }
-        check_email_policy(email, &options)?;
-        if form.verification_code.trim().is_empty() {
-            return Err(ApiError::Rejected(Msg::VerificationCodeRequired));
-        }
-        // Codes are issued by the email verification flow, which is not built yet: until it
-        // is, no code can be valid, so registration with verification on is refused.
-        return Err(ApiError::Rejected(Msg::VerificationCodeInvalid));
-    }
-
+    require_human(&state, &options, human.turnstile.as_deref(), client).await?;
     let db = state.db();
     if store::users::username_taken(db, username, None).await? {
         return Err(ApiError::Rejected(Msg::UsernameTaken));
     }
+    let email = verification::normalize_email(&form.email);
+    let verified_code = if options.bool("EmailVerificationEnabled") {
+        if email.is_empty() {
+            return Err(ApiError::Rejected(Msg::EmailRequired));
+        }
+        check_email_policy(&email, &options)?;
+        if store::users::find_live_by_email(db, &email)
+            .await?
+            .is_some()
+        {
+            return Err(ApiError::Rejected(Msg::EmailTaken));
+        }
+        Some(check_code(&state, Purpose::Email, &email, &form.verification_code).await?)
+    } else {
+        None
+    };
     let inviter = match form.aff_code.trim() {
         "" => None,
         code => store::users::find_by_aff_code(db, code).await?,
@@ -193,12 +203,18 @@ pub async fn register(
     };
 
     let mut tx = db.pool.begin().await?;
+    if let Some(code_hash) = &verified_code
+        && !store::verification::consume(&mut *tx, Purpose::Email.as_str(), &email, code_hash)
+            .await?
+    {
+        return Err(ApiError::Rejected(Msg::VerificationCodeInvalid));
+    }
     let new_user = store::users::NewUser {
         username,
         password_hash: &hash,
         display_name: username,
         role: ROLE_COMMON,
-        email: "",
+        email: if verified_code.is_some() { &email } else { "" },
         group: "default",
         quota: new_user_quota.saturating_add(invitee_bonus),
         inviter_id: inviter.as_ref().map_or(0, |i| i.id),

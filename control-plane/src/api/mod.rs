@@ -12,6 +12,7 @@ pub mod options;
 pub mod setup;
 pub mod status;
 pub mod users;
+pub mod verification;
 pub mod views;
 
 use axum::Router;
@@ -55,6 +56,10 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(users::manage_user))
         .routes(routes!(users::list_groups))
         .routes(routes!(options::list_options, options::update_option))
+        .routes(routes!(verification::send_verification_code))
+        .routes(routes!(verification::bind_email))
+        .routes(routes!(verification::send_reset_link))
+        .routes(routes!(verification::reset_password))
 }
 
 /// The OpenAPI document of the API.

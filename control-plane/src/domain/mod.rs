@@ -5,3 +5,4 @@ pub mod options;
 pub mod password;
 pub mod roles;
 pub mod secrets;
+pub mod verification;

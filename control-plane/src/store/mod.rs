@@ -8,6 +8,7 @@ pub mod options;
 pub mod sessions;
 pub mod setup;
 pub mod users;
+pub mod verification;
 
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};

@@ -125,6 +125,29 @@ pub async fn find_by_aff_code(db: &Db, code: &str) -> Result<Option<UserRecord>,
         .await
 }
 
+/// The live user with this email address (compared case-insensitively).
+pub async fn find_live_by_email(db: &Db, email: &str) -> Result<Option<UserRecord>, sqlx::Error> {
+    sqlx::query_as::<_, UserRecord>(select_users!(
+        "WHERE deleted_at IS NULL AND email <> '' AND LOWER(email) = LOWER($1) ORDER BY id LIMIT 1"
+    ))
+    .bind(email)
+    .fetch_optional(&db.pool)
+    .await
+}
+
+/// Sets the email address of an account.
+pub async fn set_email<'e, E>(executor: E, id: i64, email: &str) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query("UPDATE users SET email = $1 WHERE id = $2")
+        .bind(email)
+        .bind(id)
+        .execute(executor)
+        .await?;
+    Ok(())
+}
+
 /// Whether any account (deleted ones included) uses `username`, other than `except_id`.
 pub async fn username_taken(
     db: &Db,

@@ -2,6 +2,8 @@
 //! database, driven without a socket, with a chosen client address.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod fakes;
+
 use std::net::SocketAddr;
 
 use axum::Router;

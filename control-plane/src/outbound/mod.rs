@@ -1,0 +1,4 @@
+//! Calls to services outside the system: email over SMTP and human verification (Turnstile).
+
+pub mod mail;
+pub mod turnstile;
