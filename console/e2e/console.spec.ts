@@ -141,6 +141,72 @@ test('a visitor registers, signs in and sees only their own screens', async ({ p
   await expect(page.getByTestId('account-card')).toContainText(name);
 });
 
+test('personal settings: change password, access token, delete account', async ({ page }) => {
+  await useLanguage(page, 'en');
+  const name = `self_${Date.now() % 100000}`;
+  const res = await page.request.post('/api/user/register', {
+    data: { username: name, password: 'first-pass1', password2: 'first-pass1' },
+  });
+  expect((await res.json()).success).toBe(true);
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(name);
+  await page.getByTestId('login-password').fill('first-pass1');
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(/\/token$/);
+  await page.goto('/personal');
+  const security = page.getByTestId('security-card');
+
+  await security.getByRole('button', { name: 'Change password' }).click();
+  const pw = page.getByRole('dialog', { name: 'Change password' });
+  await pw.getByLabel('Current password').fill('first-pass1');
+  await pw.getByLabel('New password', { exact: true }).fill('second-pass2');
+  await pw.getByLabel('Confirm new password').fill('second-pass3');
+  await pw.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('The two passwords do not match')).toBeVisible();
+  await pw.getByLabel('Confirm new password').fill('second-pass2');
+  await pw.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Password changed')).toBeVisible();
+
+  await security.getByRole('button', { name: 'Generate access token' }).click();
+  const tokenDialog = page.getByRole('dialog', { name: 'Generate access token' });
+  await tokenDialog.getByRole('button', { name: 'Generate access token' }).click();
+  await expect(tokenDialog.getByTestId('access-token')).not.toBeEmpty();
+  await tokenDialog.getByRole('button', { name: 'Close' }).click();
+
+  await security.getByRole('button', { name: 'Delete account' }).click();
+  const del = page.getByRole('dialog', { name: 'Delete account' });
+  await del.getByRole('textbox').fill('not-my-name');
+  await del.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Please enter your account name to confirm deletion!')).toBeVisible();
+  await del.getByRole('textbox').fill(name);
+  await del.getByRole('button', { name: 'OK' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  // The old password no longer works; the deleted account cannot sign in.
+  const login = await page.request.post('/api/user/login', { data: { username: name, password: 'second-pass2' } });
+  expect((await login.json()).success).toBe(false);
+});
+
+test('settings: whitelist rules and the password-login confirmation', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await page.goto('/setting?tab=system');
+  const panel = page.getByTestId('panel-whitelist');
+  const input = panel.getByPlaceholder('e.g. example.com');
+  await input.fill('not a domain');
+  await panel.getByRole('button', { name: 'Add domain' }).click();
+  await expect(page.getByText('Invalid email domain format')).toBeVisible();
+  await input.fill('gmail.com');
+  await panel.getByRole('button', { name: 'Add domain' }).click();
+  await expect(page.getByText('This domain already exists in the whitelist')).toBeVisible();
+
+  const toggle = page.getByTestId('option-PasswordLoginEnabled');
+  await expect(toggle).toBeChecked();
+  await toggle.click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(toggle).toBeChecked();
+});
+
 test('a settings change is saved and reflected in /api/status', async ({ page }) => {
   await useLanguage(page, 'en');
   await login(page);
@@ -238,6 +304,13 @@ for (const lang of ['en', 'zh-CN'] as const) {
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto('/user');
     await expect(page.locator('tbody tr.ant-table-row').first()).toBeVisible();
+    await expect(page.getByTestId('sidebar')).toHaveCount(0);
     await shot('users-mobile');
+    await page
+      .getByTestId('top-bar')
+      .getByRole('button', { name: lang === 'en' ? 'Menu' : '菜单' })
+      .click();
+    await expect(page.getByTestId('sidebar-menu')).toBeVisible();
+    await shot('menu-mobile');
   });
 }

@@ -25,12 +25,13 @@ export function allowed(level: GuardLevel, role: number | undefined): boolean {
 export function Guard({ level, children }: { level: GuardLevel; children: ReactNode }) {
   const intl = useIntl();
   const user = useCurrentUser();
-  const expired = useAppSelector((s) => s.session.expired);
+  const ended = useAppSelector((s) => s.session.ended);
   const location = useLocation();
   if (level === 'public') return children;
   if (!user) {
     const returnTo = encodeURIComponent(location.pathname + location.search);
-    return <Navigate to={expired ? expiredLoginPath(location) : `/login?returnTo=${returnTo}`} replace />;
+    const to = { expired: expiredLoginPath(location), signedOut: '/login', no: `/login?returnTo=${returnTo}` }[ended];
+    return <Navigate to={to} replace />;
   }
   if (!allowed(level, user.role)) {
     return (

@@ -5,11 +5,14 @@ import { readJson, remove, STORAGE_KEY, writeJson } from '../shared/storage';
 
 export interface SessionState {
   user: User | null;
-  /** True after a 401: guards then send to /login with expired=true. */
-  expired: boolean;
+  /**
+   * Why there is no user: guards send a 401 ('expired') to /login?expired=true&returnTo=…,
+   * a deliberate sign-out to /login, and a visitor who never signed in to /login?returnTo=….
+   */
+  ended: 'no' | 'expired' | 'signedOut';
 }
 
-const initialState = (): SessionState => ({ user: readJson<User>(STORAGE_KEY.user), expired: false });
+const initialState = (): SessionState => ({ user: readJson<User>(STORAGE_KEY.user), ended: 'no' });
 
 export const sessionSlice = createSlice({
   name: 'session',
@@ -17,18 +20,18 @@ export const sessionSlice = createSlice({
   reducers: {
     signedIn(state, action: PayloadAction<User>) {
       state.user = action.payload;
-      state.expired = false;
+      state.ended = 'no';
     },
     userRefreshed(state, action: PayloadAction<User>) {
       state.user = action.payload;
     },
     signedOut(state) {
       state.user = null;
-      state.expired = false;
+      state.ended = 'signedOut';
     },
     sessionExpired(state) {
       state.user = null;
-      state.expired = true;
+      state.ended = 'expired';
     },
   },
 });

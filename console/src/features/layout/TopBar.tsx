@@ -3,7 +3,7 @@ import { Button, Dropdown, Flex, Layout, Space, Tag, Typography, theme as antdTh
 import { useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
-import { signedOut } from '../../app/sessionSlice';
+import { useSignOut } from '../../app/useSignOut';
 import { localeChanged, themeToggled } from '../../app/uiSlice';
 import { LOCALES } from '../../i18n/locales';
 import { toast } from '../../shared/feedback';
@@ -16,8 +16,8 @@ const LANGUAGE_NAMES: Record<(typeof LOCALES)[number], string> = { 'zh-CN': '中
 function UserMenu() {
   const intl = useIntl();
   const user = useCurrentUser();
-  const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const signOut = useSignOut();
   const [logout] = useLogoutMutation();
   if (!user) return null;
   const onClick = async ({ key }: { key: string }) => {
@@ -26,9 +26,8 @@ function UserMenu() {
       await logout()
         .unwrap()
         .catch(() => undefined);
-      dispatch(signedOut());
+      await signOut();
       toast.success(intl.formatMessage(m.loggedOut));
-      navigate('/login');
     }
   };
   return (

@@ -1,10 +1,8 @@
 import { Button, Card, Form, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useNavigate } from 'react-router';
 import type { User } from '../../api/types';
-import { useAppDispatch } from '../../app/hooks';
-import { signedOut } from '../../app/sessionSlice';
+import { useSignOut } from '../../app/useSignOut';
 import { copyWithFallback } from '../../shared/clipboard';
 import { toast } from '../../shared/feedback';
 import { reportProblem } from '../../shared/problem';
@@ -75,8 +73,7 @@ function AccessTokenModal({ onClose }: { onClose: () => void }) {
 
 function DeleteAccountModal({ user, onClose }: { user: User; onClose: () => void }) {
   const intl = useIntl();
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
+  const signOut = useSignOut();
   const [typed, setTyped] = useState('');
   const [remove, { isLoading }] = useDeleteSelfMutation();
   const onOk = async () => {
@@ -84,8 +81,7 @@ function DeleteAccountModal({ user, onClose }: { user: User; onClose: () => void
     const ok = await succeeded(remove());
     if (ok) {
       toast.success(intl.formatMessage(m.deleted));
-      dispatch(signedOut());
-      navigate('/login', { replace: true });
+      await signOut();
     }
   };
   return (
