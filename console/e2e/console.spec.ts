@@ -287,6 +287,9 @@ for (const lang of ['en', 'zh-CN'] as const) {
     await page.goto('/user');
     await expect(page.locator('tbody tr.ant-table-row').first()).toBeVisible();
     await shot('users');
+    await page.getByTestId('theme-toggle').click();
+    await shot('users-dark');
+    await page.getByTestId('theme-toggle').click();
     await page.goto('/user/edit/1');
     await expect(page.getByTestId('edit-user-submit')).toBeVisible();
     await shot('user-edit');

@@ -34,6 +34,7 @@ export type UpdateUserRequest = Schemas['UpdateUser'];
 export type ManageResult = Schemas['ManageResult'];
 export type RegisterRequest = Schemas['RegisterRequest'];
 export type SelfUpdateRequest = Schemas['SelfUpdate'];
+export type ResetRequest = Schemas['ResetRequest'];
 
 /** The content of the user's `setting` JSON string (spec 1 §3); not an API schema of its own. */
 export interface UserSetting {

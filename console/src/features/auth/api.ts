@@ -1,5 +1,5 @@
 import { api } from '../../app/api';
-import type { LoginUser, RegisterRequest } from '../../api/types';
+import type { LoginUser, RegisterRequest, ResetRequest } from '../../api/types';
 
 const turnstileQuery = (t?: string) => (t ? `?turnstile=${encodeURIComponent(t)}` : '');
 
@@ -20,7 +20,7 @@ export const authApi = api.injectEndpoints({
     requestPasswordReset: b.mutation<unknown, { email: string; turnstile?: string }>({
       query: ({ email, turnstile }) => ({ url: 'reset_password', params: { email, turnstile } }),
     }),
-    confirmPasswordReset: b.mutation<string, { email: string; token: string }>({
+    confirmPasswordReset: b.mutation<string, ResetRequest>({
       query: (body) => ({ url: 'user/reset', method: 'POST', body }),
     }),
     oauthCallback: b.mutation<LoginUser | string, { provider: string; code: string; state: string }>({
