@@ -31,6 +31,12 @@ struct Args {
     /// Worker threads for the relay.
     #[arg(long, env = "GATEWAY_THREADS", default_value_t = 2)]
     threads: usize,
+    /// On SIGTERM, seconds to keep serving new requests before stopping.
+    #[arg(long, env = "GATEWAY_GRACE_PERIOD_SECONDS", default_value_t = 5)]
+    grace_period_seconds: u64,
+    /// Then, seconds in-flight requests (long streams) get to finish.
+    #[arg(long, env = "GATEWAY_SHUTDOWN_TIMEOUT_SECONDS", default_value_t = 60)]
+    shutdown_timeout_seconds: u64,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -55,9 +61,10 @@ fn main() -> anyhow::Result<()> {
     };
     let state = build_state(&raw, sink)?;
     let opts = ServeOptions {
-        listen: args.listen,
-        admin_listen: Some(args.admin_listen),
         threads: args.threads,
+        grace_period_seconds: args.grace_period_seconds,
+        shutdown_timeout_seconds: args.shutdown_timeout_seconds,
+        ..ServeOptions::new(args.listen, Some(args.admin_listen))
     };
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
     build_server(state, &opts).run(RunArgs::default());

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use async_trait::async_trait;
+use pingora::apps::HttpServerOptions;
 use pingora::server::configuration::ServerConf;
 use pingora::server::{RunArgs, Server, ShutdownSignal, ShutdownSignalWatch};
 use pingora::services::listening::Service;
@@ -38,6 +39,23 @@ pub struct ServeOptions {
     pub admin_listen: Option<String>,
     /// Worker threads of the relay service.
     pub threads: usize,
+    /// On SIGTERM: seconds to keep accepting before stopping (load balancers catch up).
+    pub grace_period_seconds: u64,
+    /// Then: seconds in-flight requests (streams) get to finish.
+    pub shutdown_timeout_seconds: u64,
+}
+
+impl ServeOptions {
+    /// Options for tests and embedding: quick shutdown.
+    pub fn new(listen: String, admin_listen: Option<String>) -> Self {
+        ServeOptions {
+            listen,
+            admin_listen,
+            threads: 2,
+            grace_period_seconds: 0,
+            shutdown_timeout_seconds: 1,
+        }
+    }
 }
 
 /// Builds the shared state from a raw snapshot.
@@ -76,8 +94,8 @@ pub fn build_server(state: Arc<GatewayState>, opts: &ServeOptions) -> Server {
             .join(format!("gateway-{pid}-{n}.sock"))
             .display()
             .to_string(),
-        grace_period_seconds: Some(0),
-        graceful_shutdown_timeout_seconds: Some(1),
+        grace_period_seconds: Some(opts.grace_period_seconds),
+        graceful_shutdown_timeout_seconds: Some(opts.shutdown_timeout_seconds),
         ..ServerConf::default()
     };
     let mut server = Server::new_with_opt_and_conf(None, conf);
@@ -89,6 +107,12 @@ pub fn build_server(state: Arc<GatewayState>, opts: &ServeOptions) -> Server {
         },
         "relay",
     );
+    if let Some(proxy) = relay.app_logic_mut() {
+        // Plaintext HTTP/2 (prior knowledge) next to HTTP/1.1 on the same port.
+        let mut http = HttpServerOptions::default();
+        http.h2c = true;
+        proxy.server_options = Some(http);
+    }
     relay.add_tcp(&opts.listen);
     server.add_service(relay);
     if let Some(admin) = &opts.admin_listen {

@@ -322,10 +322,10 @@ async fn admin_port_serves_health_and_metrics() {
         channel(2, &m.url(), &["gpt-test"], 0, 1),
     ]))
     .await;
-    assert_eq!(
-        gw.chat("alice", chat_body("gpt-test", false)).await.status,
-        200
-    );
+    let r = gw.chat("alice", chat_body("gpt-test", false)).await;
+    assert_eq!(r.status, 200);
+    // Metrics are counted with the usage record, right after the answer.
+    gw.record(&r.request_id()).await;
     let admin = |p: &str| format!("http://{}{p}", gw.admin);
     let r = send("GET", &admin("/healthz"), &[], Bytes::new()).await;
     assert_eq!((r.status, r.json()["status"].clone()), (200, json!("ok")));
@@ -518,4 +518,36 @@ async fn odd_inputs_get_client_errors_and_never_break_the_gateway() {
         200,
         "still serving"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plaintext_http2_clients_are_served_streams_included() {
+    let m = mock().await;
+    let gw = Gw::start(snapshot(vec![channel(1, &m.url(), &["gpt-test"], 0, 1)])).await;
+    let headers = [
+        ("authorization", "Bearer sk-alice"),
+        ("content-type", "application/json"),
+    ];
+    let url = gw.url("/v1/chat/completions");
+    let r = send_h2(
+        &url,
+        &headers,
+        Bytes::from(chat_body("gpt-test", false).to_string()),
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.json()["choices"][0]["message"]["content"],
+        "word0 word1 word2 word3 word4 "
+    );
+    let r = send_h2(
+        &url,
+        &headers,
+        Bytes::from(chat_body("gpt-test", true).to_string()),
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(sse_content(&r.text()), "word0 word1 word2 word3 word4 ");
+    let r = send_h2(&url, &headers[..1], Bytes::from_static(b"{}")).await;
+    r.assert_error(400, "invalid_request");
 }

@@ -8,7 +8,6 @@ use bytes::BytesMut;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use pingora::proxy::Session;
-use serde_json::json;
 
 use super::Trace;
 use super::post::{AttemptError, Outcome, client_left};
@@ -16,7 +15,7 @@ use super::respond;
 use crate::adapters::openai::ParsedRequest;
 use crate::adapters::stream::{FirstEventFault, StreamRelay, error_event};
 use crate::config::Options;
-use crate::error::UpstreamError;
+use crate::error::{GatewayError, UpstreamError};
 
 fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
@@ -117,12 +116,10 @@ pub async fn relay_stream(
         }
     };
     if let Some(err) = failure {
-        let message = format!("{err} (request id: {})", trace.request_id);
-        let event = error_event(
-            &json!({"message": message, "type": "new_api_error", "param": null, "code": err.code()}),
-        );
-        trace.error = Some(err.to_string());
-        trace.error_code = Some(err.code());
+        let (code, message) = (err.code(), err.to_string());
+        let event = error_event(&GatewayError::from(err).to_openai(&trace.request_id));
+        trace.error = Some(message);
+        trace.error_code = Some(code);
         if let Err(e) = session.write_response_body(Some(event), true).await {
             gone(trace, e);
         }

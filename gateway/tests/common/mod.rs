@@ -42,11 +42,7 @@ impl Gw {
         let state = build_state(&raw, sink.clone()).expect("valid snapshot");
         let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
         let admin: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-        let opts = ServeOptions {
-            listen: addr.to_string(),
-            admin_listen: Some(admin.to_string()),
-            threads: 2,
-        };
+        let opts = ServeOptions::new(addr.to_string(), Some(admin.to_string()));
         let running = tokio::task::spawn_blocking(move || RunningGateway::spawn(state, &opts))
             .await
             .unwrap();
@@ -181,6 +177,35 @@ impl Reply {
             "message: {msg}"
         );
         err
+    }
+}
+
+/// One HTTP/2 (prior knowledge, h2c) POST over a fresh connection.
+pub async fn send_h2(url: &str, headers: &[(&str, &str)], body: Bytes) -> Reply {
+    let client = Client::builder(TokioExecutor::new())
+        .http2_only(true)
+        .build_http::<Full<Bytes>>();
+    let mut req = http::Request::builder().method("POST").uri(url);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let resp = client
+        .request(req.body(Full::new(body)).unwrap())
+        .await
+        .expect("request sent");
+    assert_eq!(resp.version(), http::Version::HTTP_2);
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    let body = resp
+        .into_body()
+        .collect()
+        .await
+        .expect("body read")
+        .to_bytes();
+    Reply {
+        status,
+        headers,
+        body,
     }
 }
 
