@@ -47,36 +47,47 @@ pub trait UsageSink: Send + Sync {
     fn record(&self, record: UsageRecord);
 }
 
-/// Appends one JSON object per line to a file.
+/// Appends one JSON object per line to a file, from a writer thread so the request path
+/// never waits on the disk (records are flushed whenever the queue runs empty).
 pub struct JsonLinesSink {
-    file: Mutex<std::io::BufWriter<std::fs::File>>,
+    queue: std::sync::mpsc::Sender<UsageRecord>,
 }
 
 impl JsonLinesSink {
-    /// Opens (creating or appending) the file.
+    /// Opens (creating or appending) the file and starts its writer thread.
     pub fn open(path: &Path) -> std::io::Result<Self> {
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)?;
-        Ok(JsonLinesSink {
-            file: Mutex::new(std::io::BufWriter::new(file)),
-        })
+        let (tx, rx) = std::sync::mpsc::channel::<UsageRecord>();
+        std::thread::Builder::new().name("usage-jsonl".into()).spawn(move || {
+            let mut out = std::io::BufWriter::new(file);
+            while let Ok(first) = rx.recv() {
+                let mut batch = vec![first];
+                batch.extend(rx.try_iter());
+                for record in batch {
+                    let Ok(line) = serde_json::to_vec(&record) else { continue };
+                    if let Err(e) = out.write_all(&line).and_then(|_| out.write_all(b"\n")) {
+                        tracing::error!(error = %e, request_id = record.request_id, "cannot write usage record");
+                    }
+                }
+                if let Err(e) = out.flush() {
+                    tracing::error!(error = %e, "cannot flush usage records");
+                }
+            }
+        })?;
+        Ok(JsonLinesSink { queue: tx })
     }
 }
 
 impl UsageSink for JsonLinesSink {
     fn record(&self, record: UsageRecord) {
-        let Ok(mut line) = serde_json::to_vec(&record) else {
-            return;
-        };
-        line.push(b'\n');
-        let mut f = match self.file.lock() {
-            Ok(f) => f,
-            Err(p) => p.into_inner(),
-        };
-        if let Err(e) = f.write_all(&line).and_then(|_| f.flush()) {
-            tracing::error!(error = %e, request_id = record.request_id, "cannot write usage record");
+        if let Err(e) = self.queue.send(record) {
+            tracing::error!(
+                request_id = e.0.request_id,
+                "usage writer stopped; record lost"
+            );
         }
     }
 }
@@ -130,7 +141,14 @@ mod tests {
                 ..Default::default()
             });
         }
-        let text = std::fs::read_to_string(&path).unwrap();
+        let mut text = String::new();
+        for _ in 0..200 {
+            text = std::fs::read_to_string(&path).unwrap();
+            if text.lines().count() == 2 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
         let rows: Vec<UsageRecord> = text
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
