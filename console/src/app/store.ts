@@ -16,7 +16,7 @@ const rootReducer = combineReducers({
 export type RootState = ReturnType<typeof rootReducer>;
 
 /** Endpoints whose failures the screens handle themselves (no global toast). */
-const QUIET_ENDPOINTS = new Set(['getStatus', 'getSetup', 'getCheckInStatus', 'checkIn', 'updateUserSetting']);
+const QUIET_ENDPOINTS = new Set(['getStatus', 'getSetup', 'getCheckInStatus', 'checkIn', 'updateUserSetting', 'submitSetup']);
 
 function errorToasts() {
   const listener = createListenerMiddleware();

@@ -2,18 +2,12 @@ import { defineMessages } from '../i18n/define';
 
 export const common = defineMessages({
   save: { id: 'common.save', defaultMessage: 'Save', description: 'Save button' },
-  cancel: { id: 'common.cancel', defaultMessage: 'Cancel', description: 'Cancel button' },
-  confirm: { id: 'common.confirm', defaultMessage: 'Confirm', description: 'Confirm button' },
   submit: { id: 'common.submit', defaultMessage: 'Submit', description: 'Submit button' },
   search: { id: 'common.search', defaultMessage: 'Search', description: 'Search button' },
   edit: { id: 'common.edit', defaultMessage: 'Edit', description: 'Edit action' },
   copy: { id: 'common.copy', defaultMessage: 'Copy', description: 'Copy action' },
   copied: { id: 'common.copied', defaultMessage: 'Copied to clipboard', description: 'Copy succeeded' },
-  close: { id: 'common.close', defaultMessage: 'Close', description: 'Close button' },
-  loading: { id: 'common.loading', defaultMessage: 'Loading…', description: 'Loading text' },
   operationDone: { id: 'common.operationDone', defaultMessage: 'Operation completed', description: 'Generic success toast' },
-  yes: { id: 'common.yes', defaultMessage: 'Yes', description: 'Yes' },
-  no: { id: 'common.no', defaultMessage: 'No', description: 'No' },
   total: { id: 'common.total', defaultMessage: 'Total {total}', description: 'Table total count' },
   notAvailableTitle: {
     id: 'common.notAvailable.title',
@@ -176,5 +170,4 @@ export const validation = defineMessages({
     description: 'Log cleanup needs a time',
   },
   minValue: { id: 'validation.minValue', defaultMessage: '{name} must be at least {min}', description: 'Number below minimum' },
-  required: { id: 'validation.required', defaultMessage: '{name} is required', description: 'Generic required field' },
 });

@@ -6,6 +6,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
 import { sidebarToggled } from '../../app/uiSlice';
 import { useIsMobile } from '../../shared/useIsMobile';
+import { StatusBanner } from '../status/StatusBanner';
 import { useStatus } from '../status/useStatus';
 import { AppFooter } from './Footer';
 import { sidebar as m } from './messages';
@@ -34,6 +35,7 @@ export function AppLayout() {
   const showSidebar = Boolean(user) && sidebarVisible(pathname);
   return (
     <Layout style={{ minHeight: '100vh' }}>
+      <StatusBanner />
       <TopBar isMobile={isMobile} onMenu={showSidebar && isMobile ? () => setDrawerOpen(true) : undefined} />
       <Layout>
         {showSidebar && !isMobile && (

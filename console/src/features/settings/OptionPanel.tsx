@@ -4,14 +4,14 @@ import { useIntl } from 'react-intl';
 import { api } from '../../app/api';
 import { useAppDispatch } from '../../app/hooks';
 import { toast } from '../../shared/feedback';
-import { common, errors } from '../../shared/messages';
+import { common } from '../../shared/messages';
 import { reportProblem } from '../../shared/problem';
 import { useUpdateOptionMutation } from './api';
 import { FieldInput } from './FieldInput';
 import { LogCleanup, OidcDiscovery, UpdateCheck } from './extras';
-import { fieldLabels, settings as m } from './messages';
+import { fieldLabels } from './messages';
 import type { PanelDef, Values } from './panels';
-import { planSave, splitFlags } from './savePlan';
+import { planSave, saveOutcome, splitFlags } from './savePlan';
 
 function initialValues(panel: PanelDef, saved: Values): Values {
   return Object.fromEntries(panel.fields.map((f) => [f.key, f.kind === 'secret' ? '' : (saved[f.key] ?? '')]));
@@ -49,9 +49,7 @@ export function OptionPanel({ panel, saved }: { panel: PanelDef; saved: Values }
     setBusy(true);
     const failed = await sendUpdates(plan.updates, (u) => update(u).unwrap());
     setBusy(false);
-    if (failed === 0) toast.success(intl.formatMessage(m.saved));
-    else if (failed === plan.updates.length) toast.error(intl.formatMessage(errors.saveFailed));
-    else toast.error(intl.formatMessage(errors.partialSaveFailed));
+    toast[failed === 0 ? 'success' : 'error'](intl.formatMessage(saveOutcome(failed, plan.updates.length)));
     dispatch(api.util.invalidateTags(['Option', 'Status']));
   };
 

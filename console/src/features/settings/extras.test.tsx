@@ -51,7 +51,10 @@ describe('OIDC discovery (spec 1 §5)', () => {
   });
 
   it('fills nothing when the fetch fails', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('nope', { status: 500 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('nope', { status: 500 })),
+    );
     const onFill = renderDiscovery('https://id.example/.well-known/openid-configuration');
     fireEvent.click(screen.getByRole('button'));
     await new Promise((r) => setTimeout(r, 50));

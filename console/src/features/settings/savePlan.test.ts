@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { validation } from '../../shared/messages';
+import { errors, validation } from '../../shared/messages';
+import { settings } from './messages';
 import { OPERATION_PANELS, SYSTEM_PANELS, type PanelDef } from './panels';
-import { planSave } from './savePlan';
+import { planSave, saveOutcome } from './savePlan';
 
 const panel = (id: string): PanelDef => [...SYSTEM_PANELS, ...OPERATION_PANELS].find((p) => p.id === id)!;
 
@@ -66,5 +67,14 @@ describe('settings save plan', () => {
       { RebateEnabled: 'true', RebatePercentage: '150' },
     );
     expect('problem' in a && a.problem.message.id).toBe(validation.rebateRange.id);
+  });
+});
+
+describe('save outcome messages (spec 1 §8)', () => {
+  it('distinguishes success, one failed key, whole and partial failure', () => {
+    expect(saveOutcome(0, 3)).toBe(settings.saved);
+    expect(saveOutcome(1, 1)).toBe(errors.updateFailed);
+    expect(saveOutcome(3, 3)).toBe(errors.saveFailed);
+    expect(saveOutcome(1, 3)).toBe(errors.partialSaveFailed);
   });
 });

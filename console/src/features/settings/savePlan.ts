@@ -1,5 +1,7 @@
 /** What a settings panel save sends: only changed keys, slashes stripped, flags first. Pure. */
-import { validation } from '../../shared/messages';
+import type { MessageDescriptor } from 'react-intl';
+import { errors, validation } from '../../shared/messages';
+import { settings } from './messages';
 import {
   changedKeys,
   orderForSave,
@@ -52,4 +54,11 @@ export function splitFlags(updates: { key: string; value: string }[]): {
 } {
   const isFlag = (k: string) => /enabled$/i.test(k);
   return { flags: updates.filter((u) => isFlag(u.key)), rest: updates.filter((u) => !isFlag(u.key)) };
+}
+
+/** The message after a save: saved; 'update failed' for one key; whole or partial failure (spec 1 §8). */
+export function saveOutcome(failed: number, total: number): MessageDescriptor {
+  if (failed === 0) return settings.saved;
+  if (total === 1) return errors.updateFailed;
+  return failed === total ? errors.saveFailed : errors.partialSaveFailed;
 }

@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Navigate, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../app/hooks';
+import { isApiError } from '../../shared/apiError';
 import { toast } from '../../shared/feedback';
 import { reportProblem } from '../../shared/problem';
 import { validateSetup } from '../../shared/validation';
 import { useGetSetupQuery, useSubmitSetupMutation } from './api';
 import { setup as m } from './messages';
-import { succeeded } from '../../shared/succeeded';
 
 type Mode = 'external' | 'self' | 'demo';
 
@@ -48,16 +48,23 @@ export function SetupPage() {
 
   const onFinish = async (v: Values) => {
     if (reportProblem(intl, validateSetup({ rootExists, ...v }))) return;
-    const ok = await succeeded(
-      submit({
-        username: v.username?.trim() ?? '',
-        password: v.password ?? '',
-        confirmPassword: v.confirmPassword ?? '',
-        SelfUseModeEnabled: v.mode === 'self',
-        DemoSiteEnabled: v.mode === 'demo',
-        setup_token: v.setupToken?.trim() || undefined,
-      }),
-    );
+    // Failures are shown here (the endpoint is quiet in the store): the server's message or a fallback.
+    const ok = await submit({
+      username: v.username?.trim() ?? '',
+      password: v.password ?? '',
+      confirmPassword: v.confirmPassword ?? '',
+      SelfUseModeEnabled: v.mode === 'self',
+      DemoSiteEnabled: v.mode === 'demo',
+      setup_token: v.setupToken?.trim() || undefined,
+    })
+      .unwrap()
+      .then(
+        () => true,
+        (e: unknown) => {
+          toast.error((isApiError(e) && e.status === 'BUSINESS' && e.message) || intl.formatMessage(m.submitFailed));
+          return false;
+        },
+      );
     if (ok) {
       toast.success(intl.formatMessage(m.success));
       navigate('/login', { replace: true });

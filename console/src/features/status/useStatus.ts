@@ -1,12 +1,13 @@
 import type { StatusData } from '../../api/types';
+import { isApiError, type ApiError } from '../../shared/apiError';
 import { effectiveQuotaPerUnit, type QuotaDisplay } from '../../shared/quota';
 import { useGetStatusQuery } from './api';
 import { cachedStatus } from './cache';
 
 /** The live status, or the cached copy while it loads (or when the server is unreachable). */
-export function useStatus(): { status: Partial<StatusData>; isLoading: boolean; isError: boolean } {
-  const { data, isLoading, isError } = useGetStatusQuery();
-  return { status: data ?? cachedStatus(), isLoading, isError };
+export function useStatus(): { status: Partial<StatusData>; isLoading: boolean; error: ApiError | undefined } {
+  const { data, isLoading, error } = useGetStatusQuery();
+  return { status: data ?? cachedStatus(), isLoading, error: isApiError(error) ? error : undefined };
 }
 
 export function useQuotaDisplay(): QuotaDisplay {
