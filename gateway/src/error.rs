@@ -91,6 +91,22 @@ pub enum UpstreamError {
     Build(String),
 }
 
+impl From<adapters::ParseError> for RequestError {
+    fn from(e: adapters::ParseError) -> Self {
+        match e {
+            adapters::ParseError::ContentType(ct) => RequestError::ContentType(ct),
+            adapters::ParseError::MalformedJson(m) => RequestError::MalformedJson(m),
+            adapters::ParseError::MissingModel => RequestError::MissingModel,
+        }
+    }
+}
+
+impl From<adapters::ParseError> for GatewayError {
+    fn from(e: adapters::ParseError) -> Self {
+        GatewayError::Request(e.into())
+    }
+}
+
 impl UpstreamError {
     /// Stable low-cardinality code.
     pub fn code(&self) -> &'static str {

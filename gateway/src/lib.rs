@@ -4,7 +4,6 @@
 //! A request flows edge → routing → adapters → upstream → usage; `relay` ties the steps
 //! together inside pingora's `request_filter`.
 
-pub mod adapters;
 pub mod admin;
 pub mod billing;
 pub mod config;
@@ -18,4 +17,6 @@ pub mod state;
 pub mod upstream;
 pub mod usage;
 
+/// The pure protocol crate, re-exported for embedders and tests.
+pub use adapters;
 pub use server::{RunningGateway, ServeOptions, StartError, build_server, build_state};

@@ -4,8 +4,8 @@
 use bytes::Bytes;
 use serde_json::{Map, Value};
 
-use super::tokens;
-use crate::error::RequestError;
+use crate::ParseError;
+use crate::tokens;
 
 /// The OpenAI endpoints relayed in this version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,13 +61,13 @@ pub struct ParsedRequest {
 }
 
 /// Checks the content type is JSON (`application/json`, parameters allowed).
-pub fn check_content_type(content_type: Option<&str>) -> Result<(), RequestError> {
+pub fn check_content_type(content_type: Option<&str>) -> Result<(), ParseError> {
     let ct = content_type.unwrap_or("");
     let essence = ct.split(';').next().unwrap_or("").trim();
     if essence.eq_ignore_ascii_case("application/json") {
         Ok(())
     } else {
-        Err(RequestError::ContentType(ct.to_owned()))
+        Err(ParseError::ContentType(ct.to_owned()))
     }
 }
 
@@ -129,17 +129,17 @@ fn prompt_text(endpoint: Endpoint, body: &Map<String, Value>) -> (String, i64) {
 }
 
 /// Parses and checks an inbound JSON body.
-pub fn parse_request(endpoint: Endpoint, raw: Bytes) -> Result<ParsedRequest, RequestError> {
+pub fn parse_request(endpoint: Endpoint, raw: Bytes) -> Result<ParsedRequest, ParseError> {
     let value: Value =
-        serde_json::from_slice(&raw).map_err(|e| RequestError::MalformedJson(e.to_string()))?;
+        serde_json::from_slice(&raw).map_err(|e| ParseError::MalformedJson(e.to_string()))?;
     let Value::Object(body) = value else {
-        return Err(RequestError::MalformedJson(
+        return Err(ParseError::MalformedJson(
             "the body must be a JSON object".to_owned(),
         ));
     };
     let model = match body.get("model") {
         Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_owned(),
-        _ => return Err(RequestError::MissingModel),
+        _ => return Err(ParseError::MissingModel),
     };
     let stream = endpoint != Endpoint::Embeddings
         && body.get("stream").and_then(Value::as_bool).unwrap_or(false);
@@ -174,7 +174,7 @@ impl ParsedRequest {
         &self,
         upstream_model: &str,
         force_usage: bool,
-    ) -> Result<Bytes, RequestError> {
+    ) -> Result<Bytes, ParseError> {
         let add_usage = self.stream && force_usage && !self.client_include_usage;
         if upstream_model == self.model && !add_usage {
             return Ok(self.raw.clone());
@@ -194,7 +194,7 @@ impl ParsedRequest {
         }
         serde_json::to_vec(&body)
             .map(Bytes::from)
-            .map_err(|e| RequestError::MalformedJson(e.to_string()))
+            .map_err(|e| ParseError::MalformedJson(e.to_string()))
     }
 }
 
@@ -256,7 +256,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    fn parse(body: &str) -> Result<ParsedRequest, RequestError> {
+    fn parse(body: &str) -> Result<ParsedRequest, ParseError> {
         parse_request(Endpoint::ChatCompletions, Bytes::from(body.to_owned()))
     }
 
@@ -264,12 +264,12 @@ mod tests {
     fn rejects_bad_bodies() {
         assert!(matches!(
             parse("{not json"),
-            Err(RequestError::MalformedJson(_))
+            Err(ParseError::MalformedJson(_))
         ));
-        assert!(matches!(parse("[1]"), Err(RequestError::MalformedJson(_))));
+        assert!(matches!(parse("[1]"), Err(ParseError::MalformedJson(_))));
         assert!(matches!(
             parse(r#"{"messages":[]}"#),
-            Err(RequestError::MissingModel)
+            Err(ParseError::MissingModel)
         ));
         assert!(check_content_type(Some("application/json; charset=utf-8")).is_ok());
         assert!(check_content_type(Some("text/plain")).is_err());

@@ -5,8 +5,8 @@
 use bytes::{Bytes, BytesMut};
 use serde_json::{Value, json};
 
-use super::openai::{Usage, push_output_text, usage_of};
-use super::tokens;
+use crate::openai::{Usage, push_output_text, usage_of};
+use crate::tokens;
 
 /// Splits a byte stream into complete SSE events (each with its blank-line terminator).
 #[derive(Debug, Default)]

@@ -5,9 +5,9 @@ mod ledger;
 
 pub use ledger::{Reservation, reserve};
 
-use crate::adapters::openai::Usage;
 use crate::config::Pricing;
 use crate::error::BillingError;
+use adapters::openai::Usage;
 
 /// How a model is priced for one request.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -10,7 +10,7 @@ use ipnet::IpNet;
 use proto::config::v1 as pb;
 
 use super::ConfigError;
-use crate::adapters::provider::{self, ProviderSpec};
+use adapters::provider::{self, ProviderSpec};
 
 /// A token, with its remaining quota as a live atomic balance.
 #[derive(Debug)]

@@ -19,11 +19,11 @@ use pingora::proxy::{ProxyHttp, Session};
 use pingora::{Error, ErrorType};
 use serde_json::json;
 
-use crate::adapters::openai::Endpoint;
 use crate::config::Snapshot;
 use crate::edge;
 use crate::error::{GatewayError, RequestError};
 use crate::state::GatewayState;
+use adapters::openai::Endpoint;
 
 /// Why handling stopped early.
 #[derive(Debug)]

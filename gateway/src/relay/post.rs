@@ -11,14 +11,14 @@ use hyper::body::Incoming;
 use pingora::proxy::Session;
 
 use super::{Failure, Relay, Trace, respond, sse};
-use crate::adapters::openai::{self, Endpoint, ParsedRequest, Usage};
-use crate::adapters::provider;
 use crate::billing;
 use crate::config::{ChannelEntry, Snapshot};
 use crate::edge;
 use crate::error::{GatewayError, RequestError, RouteError, UpstreamError};
 use crate::routing;
 use crate::upstream;
+use adapters::openai::{self, Endpoint, ParsedRequest, Usage};
+use adapters::provider;
 
 /// Largest upstream answer read whole (non-stream JSON or an error body).
 const MAX_ANSWER_BYTES: usize = 64 << 20;

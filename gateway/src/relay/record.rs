@@ -5,13 +5,13 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::adapters::openai::Usage;
 use crate::billing::Price;
 use crate::config::ChannelEntry;
 use crate::edge::Caller;
 use crate::metrics::status_class;
 use crate::state::GatewayState;
 use crate::usage::{LOG_CONSUME, LOG_ERROR, UsageRecord};
+use adapters::openai::Usage;
 
 /// What happened to one request, filled in as it goes.
 #[derive(Debug)]

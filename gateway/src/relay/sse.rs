@@ -12,10 +12,10 @@ use pingora::proxy::Session;
 use super::Trace;
 use super::post::{AttemptError, Outcome, client_left};
 use super::respond;
-use crate::adapters::openai::ParsedRequest;
-use crate::adapters::stream::{FirstEventFault, StreamRelay, error_event};
 use crate::config::Options;
 use crate::error::{GatewayError, UpstreamError};
+use adapters::openai::ParsedRequest;
+use adapters::stream::{FirstEventFault, StreamRelay, error_event};
 
 fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
