@@ -167,7 +167,7 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
         pre_consumed_tokens: o.pre_consumed_quota.unwrap_or(500).max(0),
         retryable: StatusSet::parse(&o.retryable_status_codes)?,
         connect_timeout: ms_or(o.connect_timeout_ms, 10_000),
-        first_byte_timeout: ms_or(o.first_byte_timeout_ms, 60_000),
+        first_byte_timeout: ms_or(o.first_byte_timeout_ms, 300_000),
         stream_idle_timeout: ms_or(o.stream_idle_timeout_ms, 300_000),
         max_body_bytes: if o.max_request_body_bytes == 0 {
             32 << 20

@@ -310,6 +310,7 @@ async fn attempt(
     let value: serde_json::Value = serde_json::from_slice(&answer)
         .map_err(|e| UpstreamError::BadBody(format!("not JSON: {e}")))?;
     let (usage, local_count) = openai::answer_usage(parsed, &value);
+    trace.status = status;
     if let Err(e) =
         respond::send_full(session, status, &content_type, &trace.request_id, answer).await
     {
