@@ -221,3 +221,68 @@ async fn model_mapping_and_custom_full_url_channels() {
         ("custom", "/v1/chat/completions")
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_whose_first_event_is_late_fails_over() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![
+        channel(
+            1,
+            &m.scenario_url("tag=late,first_event_ms=5000"),
+            &["gpt-test"],
+            1,
+            1,
+        ),
+        channel(2, &m.scenario_url("tag=ok"), &["gpt-test"], 0, 1),
+    ]);
+    snap["options"]["first_byte_timeout_ms"] = json!(400);
+    let gw = Gw::start(snap).await;
+    let r = gw.chat("alice", chat_body("gpt-test", true)).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(sse_content(&r.text()), "word0 word1 word2 word3 word4 ");
+    assert_eq!((m.calls("late"), m.calls("ok")), (1, 1));
+    let rec = gw.record(&r.request_id()).await;
+    assert_eq!(use_channel(&rec.other), vec![1, 2]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_retryable_status_set_is_configurable() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![
+        channel(
+            1,
+            &m.scenario_url("tag=limited,status=429"),
+            &["gpt-test"],
+            2,
+            1,
+        ),
+        channel(
+            2,
+            &m.scenario_url("tag=teapot,status=418"),
+            &["gpt-test"],
+            1,
+            1,
+        ),
+        channel(3, &m.scenario_url("tag=ok"), &["gpt-test"], 0, 1),
+    ]);
+    // 418 retried, 429 not: the first channel's 429 goes straight to the client.
+    snap["options"]["retryable_status_codes"] = json!("418,500-599");
+    let gw = Gw::start(snap.clone()).await;
+    gw.chat("alice", chat_body("gpt-test", false))
+        .await
+        .assert_error(429, "mock_429");
+    assert_eq!(
+        (m.calls("limited"), m.calls("teapot"), m.calls("ok")),
+        (1, 0, 0)
+    );
+    snap["channels"][0]["status"] = json!(2);
+    let gw = Gw::start(snap).await;
+    assert_eq!(
+        gw.chat("alice", chat_body("gpt-test", false)).await.status,
+        200
+    );
+    assert_eq!(
+        (m.calls("limited"), m.calls("teapot"), m.calls("ok")),
+        (1, 1, 1)
+    );
+}

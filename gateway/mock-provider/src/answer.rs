@@ -175,9 +175,9 @@ pub fn stream(
         stats,
         finished: false,
     };
-    let delay = s.chunk_delay;
+    let (delay, first) = (s.chunk_delay, s.first_event);
     let state = (events.into_iter().enumerate(), guard, cut, delay);
-    let body = stream::unfold(state, |(mut it, mut guard, cut, delay)| async move {
+    let body = stream::unfold(state, move |(mut it, mut guard, cut, delay)| async move {
         let (i, ev) = match it.next() {
             Some(x) => x,
             None => {
@@ -185,8 +185,9 @@ pub fn stream(
                 return None;
             }
         };
-        if i > 0 && !delay.is_zero() {
-            tokio::time::sleep(delay).await;
+        let wait = if i == 0 { first } else { delay };
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
         }
         if cut == Some(i) {
             let err = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "mock cut");

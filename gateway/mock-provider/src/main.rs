@@ -7,7 +7,7 @@ use clap::Parser;
 /// OpenAI-compatible mock upstream for tests and benchmarks.
 ///
 /// Scenarios are chosen per request by a `/s/{spec}` path prefix or an `x-mock-scenario`
-/// header, e.g. `tag=a,status=500`, `ttfb_ms=2000`, `chunk_delay_ms=50,chunks=20`,
+/// header, e.g. `tag=a,status=500`, `ttfb_ms=2000`, `chunk_delay_ms=50,chunks=20`, `first_event_ms=500`,
 /// `cut_after=3`, `malformed=1`, `usage=off`, `prompt_tokens=100,cached_tokens=20`.
 /// `GET /__mock/stats` returns call counts and recent requests.
 #[derive(Parser, Debug)]

@@ -14,6 +14,8 @@ pub struct Scenario {
     pub ttfb: Duration,
     /// Delay between stream chunks.
     pub chunk_delay: Duration,
+    /// Delay between the response head and the first stream event.
+    pub first_event: Duration,
     /// Number of content pieces.
     pub chunks: usize,
     /// Whether usage is reported (`usage=off` to omit it everywhere).
@@ -35,6 +37,7 @@ impl Default for Scenario {
             status: 200,
             ttfb: Duration::ZERO,
             chunk_delay: Duration::ZERO,
+            first_event: Duration::ZERO,
             chunks: 5,
             usage: true,
             cut_after: None,
@@ -61,6 +64,7 @@ impl Scenario {
                 }
                 "ttfb_ms" | "latency_ms" => s.ttfb = Duration::from_millis(num.unwrap_or(0)),
                 "chunk_delay_ms" => s.chunk_delay = Duration::from_millis(num.unwrap_or(0)),
+                "first_event_ms" => s.first_event = Duration::from_millis(num.unwrap_or(0)),
                 "chunks" => s.chunks = num.map_or(s.chunks, |n| n as usize),
                 "usage" => s.usage = !matches!(v, "off" | "0" | "false"),
                 "cut_after" => s.cut_after = num.map(|n| n as usize),
