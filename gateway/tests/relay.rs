@@ -551,3 +551,36 @@ async fn plaintext_http2_clients_are_served_streams_included() {
     let r = send_h2(&url, &headers[..1], Bytes::from_static(b"{}")).await;
     r.assert_error(400, "invalid_request");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_keep_alive_client_gets_every_answer_right() {
+    use http_body_util::{BodyExt, Full};
+    let m = mock().await;
+    let gw = Gw::start(snapshot(vec![channel(1, &m.url(), &["gpt-test"], 0, 1)])).await;
+    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+        .build_http::<Full<Bytes>>();
+    let url = gw.url("/v1/chat/completions");
+    for round in 0..10 {
+        for (key, body, want) in [
+            ("alice", chat_body("gpt-test", false).to_string(), 200),
+            ("wrong", chat_body("gpt-test", false).to_string(), 401),
+            ("alice", chat_body("gpt-test", true).to_string(), 200),
+            ("alice", "{oops".to_owned(), 400),
+            ("alice", chat_body("nothing", false).to_string(), 503),
+        ] {
+            let req = http::Request::post(&url)
+                .header("authorization", format!("Bearer sk-{key}"))
+                .header("content-type", "application/json")
+                .body(Full::new(Bytes::from(body)))
+                .unwrap();
+            let resp = client.request(req).await.unwrap();
+            let status = resp.status().as_u16();
+            let text = resp.into_body().collect().await.unwrap().to_bytes();
+            assert_eq!(status, want, "round {round} {key}: {text:?}");
+            if status == 200 {
+                assert!(String::from_utf8_lossy(&text).contains("word4"));
+            }
+        }
+    }
+    assert_eq!(m.calls("default"), 20);
+}

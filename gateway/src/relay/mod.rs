@@ -25,6 +25,9 @@ use crate::error::{GatewayError, RequestError};
 use crate::state::GatewayState;
 use adapters::openai::Endpoint;
 
+/// Largest unread request body drained (rather than closing the connection) after an error.
+const DRAIN_LIMIT: usize = 64 << 10;
+
 /// Why handling stopped early.
 #[derive(Debug)]
 pub enum Failure {
@@ -204,8 +207,18 @@ impl Relay {
         trace.error_code = Some(err.code());
         trace.error = Some(err.to_string());
         if !trace.body_read {
-            // The body was not read: the connection cannot be reused safely.
-            session.set_keepalive(None);
+            // Small unread bodies are drained so the connection stays reusable; otherwise
+            // (large, unknown or failing) the connection is closed after the answer.
+            let small = session
+                .req_header()
+                .headers
+                .get(http::header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .is_some_and(|n| n <= DRAIN_LIMIT);
+            if !small || session.drain_request_body().await.is_err() {
+                session.set_keepalive(None);
+            }
         }
         let body = err.body(&trace.request_id);
         if let Err(e) =
