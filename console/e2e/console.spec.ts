@@ -314,6 +314,7 @@ for (const lang of ['en', 'zh-CN'] as const) {
       .getByRole('button', { name: lang === 'en' ? 'Menu' : '菜单' })
       .click();
     await expect(page.getByTestId('sidebar-menu')).toBeVisible();
+    await page.waitForTimeout(600); // the drawer slides in
     await shot('menu-mobile');
   });
 }

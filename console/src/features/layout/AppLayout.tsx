@@ -1,6 +1,6 @@
 import { Button, Drawer, Layout, theme as antdTheme } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
@@ -10,6 +10,7 @@ import { StatusBanner } from '../status/StatusBanner';
 import { useStatus } from '../status/useStatus';
 import { AppFooter } from './Footer';
 import { sidebar as m } from './messages';
+import { NavLinks } from './NavLinks';
 import { SidebarMenu } from './Sidebar';
 import { sidebarVisible } from './sidebarModel';
 import { TopBar } from './TopBar';
@@ -30,13 +31,17 @@ export function AppLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { token } = antdTheme.useToken();
   const mustSetup = useSetupRedirect(pathname);
+  const { status } = useStatus();
+  useEffect(() => {
+    if (status.system_name) document.title = status.system_name;
+  }, [status.system_name]);
   if (mustSetup) return <Navigate to="/setup" replace />;
 
   const showSidebar = Boolean(user) && sidebarVisible(pathname);
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <StatusBanner />
-      <TopBar isMobile={isMobile} onMenu={showSidebar && isMobile ? () => setDrawerOpen(true) : undefined} />
+      <TopBar isMobile={isMobile} onMenu={isMobile ? () => setDrawerOpen(true) : undefined} />
       <Layout>
         {showSidebar && !isMobile && (
           <Layout.Sider
@@ -58,9 +63,10 @@ export function AppLayout() {
             />
           </Layout.Sider>
         )}
-        {showSidebar && isMobile && (
+        {isMobile && (
           <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} size={260}>
-            <SidebarMenu onNavigate={() => setDrawerOpen(false)} />
+            <NavLinks vertical onNavigate={() => setDrawerOpen(false)} />
+            {showSidebar && <SidebarMenu onNavigate={() => setDrawerOpen(false)} />}
           </Drawer>
         )}
         <Layout.Content style={{ padding: isMobile ? 8 : 24 }}>

@@ -10,6 +10,7 @@ import { toast } from '../../shared/feedback';
 import { useLogoutMutation } from '../auth/api';
 import { useStatus } from '../status/useStatus';
 import { nav as m } from './messages';
+import { NavLinks } from './NavLinks';
 
 const LANGUAGE_NAMES: Record<(typeof LOCALES)[number], string> = { 'zh-CN': '中文', en: 'English' };
 
@@ -72,13 +73,6 @@ export function TopBar({ isMobile, onMenu }: { isMobile: boolean; onMenu?: () =>
   const { status } = useStatus();
   const { token } = antdTheme.useToken();
 
-  const links = [
-    { to: '/', label: m.home },
-    { to: user ? '/token' : '/login', label: m.console },
-    { to: '/pricing', label: m.pricing },
-    { to: '/about', label: m.about },
-  ];
-
   return (
     <Layout.Header
       style={{
@@ -102,20 +96,7 @@ export function TopBar({ isMobile, onMenu }: { isMobile: boolean; onMenu?: () =>
       </Link>
       {status.self_use_mode_enabled && <Tag color="purple">{intl.formatMessage(m.selfUse)}</Tag>}
       {status.demo_site_enabled && <Tag color="gold">{intl.formatMessage(m.demo)}</Tag>}
-      {!isMobile && (
-        <Flex gap={4} style={{ flex: 1 }} component="nav">
-          {links.map((l) => (
-            <Link key={l.label.id} to={l.to}>
-              <Button type="text">{intl.formatMessage(l.label)}</Button>
-            </Link>
-          ))}
-          {status.docs_link && (
-            <a href={status.docs_link} target="_blank" rel="noreferrer">
-              <Button type="text">{intl.formatMessage(m.docs)}</Button>
-            </a>
-          )}
-        </Flex>
-      )}
+      {!isMobile && <NavLinks />}
       <Flex gap={4} align="center" style={{ marginInlineStart: 'auto' }}>
         <Button
           type="text"
