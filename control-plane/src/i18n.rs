@@ -155,6 +155,25 @@ pub enum Msg {
     ServerAddressMissing,
     ResetEmailSent,
     VerificationCodeSent,
+    TokenNameRequired,
+    TokenNameTooLong {
+        max: usize,
+    },
+    TokenNotFound,
+    TokenExpiredCannotEnable,
+    TokenExhaustedCannotEnable,
+    ExpiryInvalid,
+    BatchCountInvalid {
+        max: i64,
+    },
+    AllowIpInvalid {
+        entry: String,
+    },
+    GroupNotUsable {
+        group: String,
+    },
+    StatusInvalid,
+    RateLimitInvalid,
     TooManyRequests,
     Internal,
 }
@@ -238,6 +257,17 @@ impl Msg {
             Msg::ServerAddressMissing => ("the administrator has not set the server address".into(), "管理员未设置服务器地址".into()),
             Msg::ResetEmailSent => ("if this address belongs to an account, a password reset email is on its way".into(), "如果该邮箱已注册，重置密码邮件已发送".into()),
             Msg::VerificationCodeSent => ("the verification code has been sent".into(), "验证码发送成功，请检查邮箱".into()),
+            Msg::TokenNameRequired => ("please enter a token name".into(), "请输入令牌名称".into()),
+            Msg::TokenNameTooLong { max } => (format!("the token name must be at most {max} characters").into(), format!("令牌名称不能超过 {max} 个字符").into()),
+            Msg::TokenNotFound => ("the token does not exist".into(), "令牌不存在".into()),
+            Msg::TokenExpiredCannotEnable => ("the token has expired and cannot be enabled; change its expiry time first or make it never expire".into(), "令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期".into()),
+            Msg::TokenExhaustedCannotEnable => ("the token's quota is used up and it cannot be enabled; raise its remaining quota or make it unlimited first".into(), "令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度".into()),
+            Msg::ExpiryInvalid => ("expiry time format error".into(), "过期时间格式错误".into()),
+            Msg::BatchCountInvalid { max } => (format!("the number of tokens must be a whole number from 1 to {max}").into(), format!("令牌数量必须是 1 到 {max} 之间的整数").into()),
+            Msg::AllowIpInvalid { entry } => (format!("not an IP address or CIDR range: {entry}").into(), format!("不是合法的 IP 地址或 CIDR 网段：{entry}").into()),
+            Msg::GroupNotUsable { group } => (format!("you have no access to group {group}").into(), format!("无权访问 {group} 分组").into()),
+            Msg::StatusInvalid => ("invalid status".into(), "状态无效".into()),
+            Msg::RateLimitInvalid => ("rate limit: the period must be at least 1 second and the counts at least 0".into(), "限流设置无效：周期至少 1 秒，次数不能为负".into()),
             Msg::TooManyRequests => ("too many requests, try again later".into(), "请求过于频繁，请稍后再试".into()),
             Msg::Internal => ("internal server error, contact the administrator".into(), "服务器内部错误，请联系管理员".into()),
         };

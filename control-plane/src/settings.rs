@@ -38,6 +38,12 @@ pub struct Settings {
     #[arg(long, env = "SETUP_TOKEN", hide_env_values = true)]
     pub setup_token: Option<String>,
 
+    /// Secret from which the key that encrypts channel and token keys at rest is derived. Every
+    /// control-plane replica needs the same value. When unset, a random one is kept in
+    /// `<data-dir>/encryption.key` (created on first start).
+    #[arg(long, env = "ENCRYPTION_KEY", hide_env_values = true)]
+    pub encryption_key: Option<String>,
+
     /// Turnstile siteverify endpoint used when human verification is on.
     #[arg(long, env = "TURNSTILE_VERIFY_URL", default_value = crate::outbound::turnstile::DEFAULT_VERIFY_URL)]
     pub turnstile_verify_url: String,
@@ -63,6 +69,7 @@ impl Settings {
             session_cookie_secure: false,
             console_dir: None,
             setup_token: None,
+            encryption_key: Some("test-encryption-key".into()),
             turnstile_verify_url: "http://127.0.0.1:9/unreachable".into(),
             database_max_connections: 8,
         }

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::domain::crypto::Cipher;
 use crate::domain::options::Options;
 use crate::domain::secrets;
 use crate::settings::Settings;
@@ -15,6 +16,7 @@ pub struct AppState {
 }
 
 struct Inner {
+    cipher: Cipher,
     db: Db,
     http: reqwest::Client,
     settings: Settings,
@@ -34,6 +36,7 @@ impl AppState {
             .unwrap_or_else(|| secrets::random_alphanumeric(32));
         Ok(AppState {
             inner: Arc::new(Inner {
+                cipher: load_cipher(&settings)?,
                 db,
                 http: http_client()?,
                 settings,
@@ -46,6 +49,11 @@ impl AppState {
 
     pub fn db(&self) -> &Db {
         &self.inner.db
+    }
+
+    /// Encrypts and decrypts secrets stored in the database.
+    pub fn cipher(&self) -> &Cipher {
+        &self.inner.cipher
     }
 
     /// Client for calls to outside services.
@@ -98,6 +106,57 @@ pub enum StateError {
     Db(#[from] sqlx::Error),
     #[error("building the HTTP client: {0}")]
     Http(#[from] reqwest::Error),
+    #[error("encryption key file {path}: {source}")]
+    KeyFile {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// Name of the key file kept in the data folder when no encryption key is configured.
+pub const KEY_FILE: &str = "encryption.key";
+
+/// The cipher for secrets: from `--encryption-key`, else from the data folder's key file, which
+/// is created with a random secret on first start.
+fn load_cipher(settings: &Settings) -> Result<Cipher, StateError> {
+    if let Some(secret) = settings.encryption_key.as_deref().filter(|s| !s.is_empty()) {
+        return Ok(Cipher::from_secret(secret));
+    }
+    let path = settings.data_dir.join(KEY_FILE);
+    let key_error = |source| StateError::KeyFile {
+        path: path.display().to_string(),
+        source,
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(secret) if !secret.trim().is_empty() => Ok(Cipher::from_secret(secret.trim())),
+        Ok(_) => Err(key_error(std::io::Error::other("the file is empty"))),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(&settings.data_dir).map_err(key_error)?;
+            let secret = secrets::random_alphanumeric(48);
+            write_private(&path, &secret).map_err(key_error)?;
+            if settings.database_url.is_some() {
+                tracing::warn!(
+                    path = %path.display(),
+                    "no ENCRYPTION_KEY set: generated a key file; every control-plane replica must use the same key"
+                );
+            }
+            Ok(Cipher::from_secret(&secret))
+        }
+        Err(err) => Err(key_error(err)),
+    }
+}
+
+/// Writes a file readable by its owner only.
+fn write_private(path: &std::path::Path, contents: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)?.write_all(contents.as_bytes())
 }
 
 /// An HTTP client on rustls with the ring provider (one TLS stack for the whole workspace).

@@ -55,6 +55,27 @@ fn routes(target: i64) -> Vec<(Method, String, Option<Value>, Needs)> {
             None,
             Needs::User,
         ),
+        (Method::GET, "/api/token/".into(), None, Needs::User),
+        (
+            Method::GET,
+            "/api/token/search?keyword=x".into(),
+            None,
+            Needs::User,
+        ),
+        (Method::GET, "/api/token/999".into(), None, Needs::User),
+        (
+            Method::POST,
+            "/api/token/".into(),
+            Some(json!({"name": ""})),
+            Needs::User,
+        ),
+        (
+            Method::PUT,
+            "/api/token/".into(),
+            Some(json!({"id": 999})),
+            Needs::User,
+        ),
+        (Method::DELETE, "/api/token/999/".into(), None, Needs::User),
         (Method::GET, "/api/user/".into(), None, Needs::Admin),
         (
             Method::GET,

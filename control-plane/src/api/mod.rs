@@ -11,6 +11,7 @@ pub mod me;
 pub mod options;
 pub mod setup;
 pub mod status;
+pub mod tokens;
 pub mod users;
 pub mod verification;
 pub mod views;
@@ -28,7 +29,7 @@ use crate::state::AppState;
     info(title = "AI gateway control plane", description = "REST API of the console. Every reply is the envelope {success, message, data}."),
     tags(
         (name = "setup"), (name = "status"), (name = "account"), (name = "self"),
-        (name = "users"), (name = "options")
+        (name = "users"), (name = "options"), (name = "tokens")
     )
 )]
 struct ApiDoc;
@@ -56,6 +57,14 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(users::manage_user))
         .routes(routes!(users::list_groups))
         .routes(routes!(options::list_options, options::update_option))
+        .routes(routes!(
+            tokens::list_tokens,
+            tokens::create_token,
+            tokens::update_token
+        ))
+        .routes(routes!(tokens::search_tokens))
+        .routes(routes!(tokens::get_token))
+        .routes(routes!(tokens::delete_token))
         .routes(routes!(verification::send_verification_code))
         .routes(routes!(verification::bind_email))
         .routes(routes!(verification::send_reset_link))

@@ -1,8 +1,10 @@
 //! Product rules with no I/O: roles and what they may do, passwords, account input, options.
 
 pub mod accounts;
+pub mod crypto;
 pub mod options;
 pub mod password;
 pub mod roles;
 pub mod secrets;
+pub mod tokens;
 pub mod verification;

@@ -7,6 +7,7 @@ pub mod logs;
 pub mod options;
 pub mod sessions;
 pub mod setup;
+pub mod tokens;
 pub mod users;
 pub mod verification;
 

@@ -225,7 +225,7 @@ fn push_filter(query: &mut DynQuery, filter: &UserFilter) {
     }
 }
 
-fn escape_like(input: &str) -> String {
+pub(crate) fn escape_like(input: &str) -> String {
     input
         .replace('\\', "\\\\")
         .replace('%', "\\%")
