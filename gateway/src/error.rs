@@ -217,6 +217,19 @@ impl GatewayError {
         }
     }
 
+    /// The `code` of the OpenAI error body: the codes of new-api (reference §9), empty
+    /// where new-api sends none. Metrics and records use the finer [`Self::code`].
+    pub fn openai_code(&self) -> &'static str {
+        match self {
+            GatewayError::Request(RequestError::NotFound { .. }) => "",
+            GatewayError::Auth(AuthError::IpNotAllowed(_)) => "access_denied",
+            GatewayError::Auth(_) => "",
+            GatewayError::Route(RouteError::MappingCycle(_)) => "channel:model_mapped_error",
+            GatewayError::Upstream(UpstreamError::Timeout(_)) => "do_request_failed",
+            _ => self.code(),
+        }
+    }
+
     /// The OpenAI-shaped error object (the value under `"error"`), request id appended to
     /// the message. Upstream error objects are kept, as new-api does.
     pub fn to_openai(&self, request_id: &str) -> Value {
@@ -255,7 +268,7 @@ impl GatewayError {
             "message": format!("{self} (request id: {request_id})"),
             "type": kind,
             "param": null,
-            "code": self.code(),
+            "code": self.openai_code(),
         })
     }
 

@@ -66,25 +66,68 @@ async fn every_auth_failure_mode_answers_in_openai_shape() {
         bytes.clone(),
     )
     .await
-    .assert_error(401, "token_not_provided");
-    for (key, status, code) in [
-        ("nosuchkey", 401, "invalid_token"),
-        ("disabled", 401, "invalid_token"),
-        ("expired", 401, "invalid_token"),
-        ("exhausted", 401, "invalid_token"),
-        ("netonly", 403, "access_denied"),
-        ("banned", 403, "user_banned"),
-        ("vip", 403, "group_forbidden"),
-        ("limited", 403, "model_forbidden"),
-        ("alice-2", 403, "access_denied"),
-        ("broke", 403, "insufficient_user_quota"),
-        ("admin-99", 403, "get_channel_failed"),
+    .assert_error(401, "");
+    // (key, status, the body's code as new-api sends it, the finer reason in the record)
+    for (key, status, code, reason, message) in [
+        ("nosuchkey", 401, "", "invalid_token", "Invalid token"),
+        ("disabled", 401, "", "invalid_token", "Token is disabled"),
+        ("expired", 401, "", "invalid_token", "Token has expired"),
+        (
+            "exhausted",
+            401,
+            "",
+            "invalid_token",
+            "Token quota is exhausted",
+        ),
+        (
+            "netonly",
+            403,
+            "access_denied",
+            "access_denied",
+            "allow list",
+        ),
+        ("banned", 403, "", "user_banned", "User has been banned"),
+        ("vip", 403, "", "group_forbidden", "No access to group vip"),
+        (
+            "limited",
+            403,
+            "",
+            "model_forbidden",
+            "This token has no access to model gpt-test",
+        ),
+        (
+            "alice-2",
+            403,
+            "",
+            "access_denied",
+            "Only administrators may pin a channel",
+        ),
+        (
+            "broke",
+            403,
+            "insufficient_user_quota",
+            "insufficient_user_quota",
+            "insufficient user quota",
+        ),
+        (
+            "admin-99",
+            403,
+            "get_channel_failed",
+            "get_channel_failed",
+            "Pinned channel 99",
+        ),
     ] {
         let r = gw.chat(key, body.clone()).await;
         let err = r.assert_error(status, code);
         assert_eq!(err["type"], "new_api_error", "{key}");
+        assert!(
+            err["message"].as_str().unwrap().contains(message),
+            "{key}: {err}"
+        );
         let rec = gw.record(&r.request_id()).await;
         assert_eq!((rec.kind, rec.status, rec.quota), (5, status, 0), "{key}");
+        let other: Value = serde_json::from_str(&rec.other).unwrap();
+        assert_eq!(other["error_code"], reason, "{key}");
     }
     // Accepted key sources, in order: Authorization, x-api-key, x-goog-api-key, ?key=.
     for (headers, query) in [
@@ -173,12 +216,9 @@ async fn bad_requests_get_400_and_routing_gaps_are_reported() {
     );
     gw.chat("alice", chat_body("loop-a", false))
         .await
-        .assert_error(500, "model_mapping_contains_cycle");
+        .assert_error(500, "channel:model_mapped_error");
     let r = send("GET", &gw.url("/v1/nothing"), &[auth], Bytes::new()).await;
-    assert_eq!(
-        r.assert_error(404, "invalid_request")["type"],
-        "invalid_request_error"
-    );
+    assert_eq!(r.assert_error(404, "")["type"], "invalid_request_error");
     // Nothing reached the upstream, and the balance is untouched.
     assert_eq!(m.calls("default"), 0);
     assert_eq!(gw.user_quota(1), 1_000_000_000);
@@ -241,7 +281,7 @@ async fn models_are_listed_per_group_and_token_limits() {
     .await;
     r.assert_error(404, "model_not_found");
     let r = send("GET", &gw.url("/v1/models"), &[], Bytes::new()).await;
-    r.assert_error(401, "token_not_provided");
+    r.assert_error(401, "");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -307,10 +347,48 @@ async fn large_bodies_are_relayed_up_to_the_cap() {
         let last = m.with_stats(|s| s.requests.last().unwrap().body_len);
         assert_eq!(last, sent, "upstream got the whole body");
     }
-    let body = json!({"model": "gpt-test", "messages": [{"role": "user", "content": "a".repeat(13 << 20)}]});
-    gw.chat("alice", body)
-        .await
-        .assert_error(413, "read_request_body_failed");
+    // Over the cap: answered 413 from the declared length, before the body is sent (a
+    // client still writing 13 MB could otherwise see a broken pipe instead of the answer).
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(gw.addr).await.unwrap();
+    let head = format!(
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer sk-alice\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        13 << 20
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        s.read_to_string(&mut answer),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    let body: Value = serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(body["error"]["code"], "read_request_body_failed");
+    // Without a declared length (chunked), the cap applies while reading.
+    let big = Bytes::from(vec![b' '; 13 << 20]);
+    let stream = http_body_util::StreamBody::new(futures_util::stream::iter(
+        big.chunks(1 << 20)
+            .map(|c| {
+                Ok::<_, std::convert::Infallible>(hyper::body::Frame::data(Bytes::copy_from_slice(
+                    c,
+                )))
+            })
+            .collect::<Vec<_>>(),
+    ));
+    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+        .build_http();
+    let req = http::Request::post(gw.url("/v1/chat/completions"))
+        .header("authorization", "Bearer sk-alice")
+        .header("content-type", "application/json")
+        .body(stream)
+        .unwrap();
+    if let Ok(resp) = client.request(req).await {
+        // The answer may also be lost to a broken pipe while the client is still sending.
+        assert_eq!(resp.status(), 413);
+    }
     assert_eq!(m.calls("default"), 2);
 }
 
