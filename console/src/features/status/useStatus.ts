@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { StatusData } from '../../api/types';
 import { isApiError, type ApiError } from '../../shared/apiError';
 import { effectiveQuotaPerUnit, type QuotaDisplay } from '../../shared/quota';
@@ -10,10 +11,10 @@ export function useStatus(): { status: Partial<StatusData>; isLoading: boolean; 
   return { status: data ?? cachedStatus(), isLoading, error: isApiError(error) ? error : undefined };
 }
 
+/** How quotas are shown (stable between renders while the status is unchanged). */
 export function useQuotaDisplay(): QuotaDisplay {
   const { status } = useStatus();
-  return {
-    quotaPerUnit: effectiveQuotaPerUnit(status.quota_per_unit),
-    displayInCurrency: status.display_in_currency ?? true,
-  };
+  const quotaPerUnit = effectiveQuotaPerUnit(status.quota_per_unit);
+  const displayInCurrency = status.display_in_currency ?? true;
+  return useMemo(() => ({ quotaPerUnit, displayInCurrency }), [quotaPerUnit, displayInCurrency]);
 }
