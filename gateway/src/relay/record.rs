@@ -128,6 +128,18 @@ impl Trace {
     pub fn finish(self, state: &GatewayState) {
         let elapsed = self.started.elapsed();
         let stream_label = if self.stream { "true" } else { "false" };
+        tracing::info!(
+            request_id = self.request_id,
+            endpoint = self.endpoint,
+            status = self.status,
+            model = self.model,
+            channel_id = self.channel.as_ref().map_or(0, |c| c.id),
+            attempts = self.tried.len(),
+            quota = self.quota,
+            elapsed_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+            code = self.error_code.unwrap_or(""),
+            "request done"
+        );
         let m = &state.metrics;
         m.requests
             .with_label_values(&[
