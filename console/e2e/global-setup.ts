@@ -64,11 +64,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     stdio: ['ignore', log, log],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntilUp(baseUrl, 30_000);
-  process.env.E2E_BASE_URL = baseUrl;
-  return async () => {
+  const stop = async () => {
     child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitUntilUp(baseUrl, 30_000);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  process.env.E2E_BASE_URL = baseUrl;
+  return stop;
 }

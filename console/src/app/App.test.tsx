@@ -6,20 +6,12 @@ import { makeStore } from './store';
 import { localeChanged } from './uiSlice';
 import { signedIn } from './sessionSlice';
 import type { User } from '../api/types';
+import { stubApi as stubReplies } from '../test/renderWithProviders';
 
 const status = { setup: true, system_name: 'Test Gateway', version: 'v0.1.0', quota_per_unit: 500000, display_in_currency: true };
 
 function stubApi(overrides: Record<string, unknown> = {}) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (req: Request) => {
-      const path = new URL(req.url).pathname;
-      const data = path in overrides ? overrides[path] : path === '/api/status' ? status : null;
-      return new Response(JSON.stringify({ success: true, message: '', data }), {
-        headers: { 'Content-Type': 'application/json' },
-      });
-    }),
-  );
+  return stubReplies({ 'GET /api/status': status, ...overrides });
 }
 
 function renderAt(path: string, store = makeStore()) {
@@ -63,8 +55,8 @@ describe('console shell', () => {
 
   it('redirects to /setup until the installation is set up', async () => {
     stubApi({
-      '/api/status': { ...status, setup: false },
-      '/api/setup': { status: false, root_init: false, database_type: 'sqlite' },
+      'GET /api/status': { ...status, setup: false },
+      'GET /api/setup': { status: false, root_init: false, database_type: 'sqlite' },
     });
     renderAt('/login');
     await waitFor(() => expect(window.location.pathname).toBe('/setup'));
