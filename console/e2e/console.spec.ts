@@ -207,6 +207,39 @@ test('settings: whitelist rules and the password-login confirmation', async ({ p
   await expect(toggle).toBeChecked();
 });
 
+test('register shows the email-code fields and the human check when the flags say so', async ({ page, browser }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  const setOption = async (key: string, value: string) => {
+    const res = await page.request.put('/api/option/', { data: { key, value }, headers: { 'New-Api-User': '1' } });
+    const body = await res.json();
+    expect(body.success, `${key}: ${body.message}`).toBe(true);
+  };
+  await setOption('EmailVerificationEnabled', 'true');
+  await setOption('TurnstileSiteKey', 'e2e-site-key');
+  await setOption('TurnstileCheckEnabled', 'true');
+  // A visitor in a separate context; the admin's session above stays signed in to undo the flags.
+  const visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  try {
+    const guest = await visitor.newPage();
+    await guest.addInitScript(() => window.localStorage.setItem('language', 'en'));
+    await guest.goto('/register');
+    await expect(guest.getByTestId('email-input')).toBeVisible();
+    await expect(guest.getByRole('button', { name: 'Get code' })).toBeVisible();
+    await expect(guest.getByTestId('turnstile')).toBeAttached();
+    // The human check has not answered (no network here): registration waits for it.
+    await guest.getByTestId('register-username').fill('waiting_user');
+    await guest.getByTestId('register-password').fill('pass-1234');
+    await guest.getByTestId('register-password2').fill('pass-1234');
+    await guest.getByTestId('register-submit').click();
+    await expect(guest.getByText('Turnstile is checking the environment, please retry in a few seconds')).toBeVisible();
+  } finally {
+    await visitor.close();
+    await setOption('TurnstileCheckEnabled', 'false');
+    await setOption('EmailVerificationEnabled', 'false');
+  }
+});
+
 test('a settings change is saved and reflected in /api/status', async ({ page }) => {
   await useLanguage(page, 'en');
   await login(page);

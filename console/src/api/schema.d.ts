@@ -86,6 +86,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/redemption/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_codes"];
+        put: operations["update_code"];
+        post: operations["create_codes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/batch-disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["batch_disable"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/count-by-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["count_by_name"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/delete-by-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["delete_by_name"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/delete-disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["delete_disabled"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["search_codes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_code"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["delete_code"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reset_password": {
         parameters: {
             query?: never;
@@ -134,6 +262,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/token/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_tokens"];
+        put: operations["update_token"];
+        post: operations["create_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/token/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["search_tokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/token/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/token/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["delete_token"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/": {
         parameters: {
             query?: never;
@@ -158,6 +350,54 @@ export interface paths {
             cookie?: never;
         };
         get: operations["get_aff_code"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/aff_transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["aff_transfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/check_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["check_in"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/check_in_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["check_in_status"];
         put?: never;
         post?: never;
         delete?: never;
@@ -310,6 +550,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/setting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_setting"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/token": {
         parameters: {
             query?: never;
@@ -320,6 +576,22 @@ export interface paths {
         get: operations["generate_access_token"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/topup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["redeem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -362,6 +634,54 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Earnings to move into the balance. */
+        AffTransferRequest: {
+            /** Format: int64 */
+            quota?: number;
+        };
+        /** @description What a check-in gave. */
+        CheckInResult: {
+            /** Format: int64 */
+            quota: number;
+        };
+        /** @description Whether the caller may check in today. */
+        CheckInStatus: {
+            can_check_in: boolean;
+            enabled: boolean;
+        };
+        /** @description A code's settings as sent by the console. */
+        CodeInput: {
+            /**
+             * Format: int64
+             * @description How many codes to create (default 1).
+             */
+            count?: number | null;
+            /**
+             * Format: int64
+             * @description Present on updates.
+             */
+            id?: number | null;
+            is_gift?: boolean;
+            /** @description A custom code instead of a random one (only with count 1). */
+            key?: string | null;
+            /**
+             * Format: int64
+             * @description Blank or -1: unlimited.
+             */
+            max_uses?: number | null;
+            name?: string;
+            /** Format: int64 */
+            quota?: number;
+            /**
+             * Format: int64
+             * @description On status-only updates: 1 or 2.
+             */
+            status?: number | null;
+            /** Format: int64 */
+            valid_from?: number;
+            /** Format: int64 */
+            valid_until?: number;
+        };
         /** @description A new account created by an administrator. */
         CreateUser: {
             display_name?: string;
@@ -392,6 +712,26 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_CheckInResult: {
+            /** @description What a check-in gave. */
+            data?: {
+                /** Format: int64 */
+                quota: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_CheckInStatus: {
+            /** @description Whether the caller may check in today. */
+            data?: {
+                can_check_in: boolean;
+                enabled: boolean;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_LoginView: {
             /** @description The signed-in user, and whether the root account still uses the well-known default password. */
             data?: components["schemas"]["UserView"] & {
@@ -408,6 +748,117 @@ export interface components {
                 role: number;
                 /** Format: int64 */
                 status: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_Page_RedemptionView: {
+            /** @description One page of a list. */
+            data?: {
+                items: {
+                    /** Format: int64 */
+                    created_time: number;
+                    /** Format: int64 */
+                    id: number;
+                    is_gift: boolean;
+                    key: string;
+                    /**
+                     * Format: int64
+                     * @description -1 unlimited.
+                     */
+                    max_uses: number;
+                    name: string;
+                    /** Format: int64 */
+                    quota: number;
+                    /** Format: int64 */
+                    redeemed_time: number;
+                    /**
+                     * Format: int64
+                     * @description 1 unused, 2 disabled, 3 used.
+                     */
+                    status: number;
+                    /** Format: int64 */
+                    used_count: number;
+                    /** Format: int64 */
+                    used_user_id: number;
+                    /** Format: int64 */
+                    user_id: number;
+                    /**
+                     * Format: int64
+                     * @description Epoch seconds; 0 none.
+                     */
+                    valid_from: number;
+                    /**
+                     * Format: int64
+                     * @description Epoch seconds; 0 none.
+                     */
+                    valid_until: number;
+                }[];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                page_size: number;
+                /** Format: int64 */
+                total: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_Page_TokenView: {
+            /** @description One page of a list. */
+            data?: {
+                items: {
+                    /** Format: int64 */
+                    accessed_time: number;
+                    /** @description One IP or CIDR per line. */
+                    allow_ips: string;
+                    /** Format: int64 */
+                    created_time: number;
+                    /**
+                     * Format: int64
+                     * @description Epoch seconds; -1 never expires.
+                     */
+                    expired_time: number;
+                    group: string;
+                    /** Format: int64 */
+                    id: number;
+                    /** @description `sk-` and 48 letters and digits. */
+                    key: string;
+                    /** @description Comma-separated model names. */
+                    model_limits: string;
+                    model_limits_enabled: boolean;
+                    name: string;
+                    /** Format: int64 */
+                    rate_limit_count: number;
+                    rate_limit_enabled: boolean;
+                    /**
+                     * Format: int64
+                     * @description Seconds.
+                     */
+                    rate_limit_period: number;
+                    /** Format: int64 */
+                    rate_limit_success: number;
+                    /** Format: int64 */
+                    remain_quota: number;
+                    /**
+                     * Format: int64
+                     * @description 1 enabled, 2 disabled, 3 expired, 4 exhausted.
+                     */
+                    status: number;
+                    unlimited_quota: boolean;
+                    /** Format: int64 */
+                    used_quota: number;
+                    /** Format: int64 */
+                    user_id: number;
+                }[];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                page_size: number;
+                /** Format: int64 */
+                total: number;
             };
             message: string;
             success: boolean;
@@ -472,6 +923,62 @@ export interface components {
                 page_size: number;
                 /** Format: int64 */
                 total: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_RedeemResult: {
+            /** @description What redeeming added. */
+            data?: {
+                is_gift: boolean;
+                /** Format: int64 */
+                quota: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_RedemptionView: {
+            /** @description A redemption code. */
+            data?: {
+                /** Format: int64 */
+                created_time: number;
+                /** Format: int64 */
+                id: number;
+                is_gift: boolean;
+                key: string;
+                /**
+                 * Format: int64
+                 * @description -1 unlimited.
+                 */
+                max_uses: number;
+                name: string;
+                /** Format: int64 */
+                quota: number;
+                /** Format: int64 */
+                redeemed_time: number;
+                /**
+                 * Format: int64
+                 * @description 1 unused, 2 disabled, 3 used.
+                 */
+                status: number;
+                /** Format: int64 */
+                used_count: number;
+                /** Format: int64 */
+                used_user_id: number;
+                /** Format: int64 */
+                user_id: number;
+                /**
+                 * Format: int64
+                 * @description Epoch seconds; 0 none.
+                 */
+                valid_from: number;
+                /**
+                 * Format: int64
+                 * @description Epoch seconds; 0 none.
+                 */
+                valid_until: number;
             };
             message: string;
             success: boolean;
@@ -557,6 +1064,56 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_TokenView: {
+            /** @description A token as its owner sees it (with its full key). */
+            data?: {
+                /** Format: int64 */
+                accessed_time: number;
+                /** @description One IP or CIDR per line. */
+                allow_ips: string;
+                /** Format: int64 */
+                created_time: number;
+                /**
+                 * Format: int64
+                 * @description Epoch seconds; -1 never expires.
+                 */
+                expired_time: number;
+                group: string;
+                /** Format: int64 */
+                id: number;
+                /** @description `sk-` and 48 letters and digits. */
+                key: string;
+                /** @description Comma-separated model names. */
+                model_limits: string;
+                model_limits_enabled: boolean;
+                name: string;
+                /** Format: int64 */
+                rate_limit_count: number;
+                rate_limit_enabled: boolean;
+                /**
+                 * Format: int64
+                 * @description Seconds.
+                 */
+                rate_limit_period: number;
+                /** Format: int64 */
+                rate_limit_success: number;
+                /** Format: int64 */
+                remain_quota: number;
+                /**
+                 * Format: int64
+                 * @description 1 enabled, 2 disabled, 3 expired, 4 exhausted.
+                 */
+                status: number;
+                unlimited_quota: boolean;
+                /** Format: int64 */
+                used_quota: number;
+                /** Format: int64 */
+                user_id: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_UserView: {
             /** @description A user as the console sees it. */
             data?: {
@@ -627,11 +1184,78 @@ export interface components {
             message: string;
             success: boolean;
         };
+        /** @description The spec's envelope around every reply. */
+        Envelope_Vec_TokenView: {
+            data?: {
+                /** Format: int64 */
+                accessed_time: number;
+                /** @description One IP or CIDR per line. */
+                allow_ips: string;
+                /** Format: int64 */
+                created_time: number;
+                /**
+                 * Format: int64
+                 * @description Epoch seconds; -1 never expires.
+                 */
+                expired_time: number;
+                group: string;
+                /** Format: int64 */
+                id: number;
+                /** @description `sk-` and 48 letters and digits. */
+                key: string;
+                /** @description Comma-separated model names. */
+                model_limits: string;
+                model_limits_enabled: boolean;
+                name: string;
+                /** Format: int64 */
+                rate_limit_count: number;
+                rate_limit_enabled: boolean;
+                /**
+                 * Format: int64
+                 * @description Seconds.
+                 */
+                rate_limit_period: number;
+                /** Format: int64 */
+                rate_limit_success: number;
+                /** Format: int64 */
+                remain_quota: number;
+                /**
+                 * Format: int64
+                 * @description 1 enabled, 2 disabled, 3 expired, 4 exhausted.
+                 */
+                status: number;
+                unlimited_quota: boolean;
+                /** Format: int64 */
+                used_quota: number;
+                /** Format: int64 */
+                user_id: number;
+            }[];
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_i64: {
+            /** Format: int64 */
+            data?: number;
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_u64: {
+            /** Format: int64 */
+            data?: number;
+            message: string;
+            success: boolean;
+        };
         /** @description A group the caller may pick for a token. */
         GroupInfo: {
             desc: string;
             /** Format: double */
             ratio: number;
+        };
+        /** @description Codes chosen in the table. */
+        IdsRequest: {
+            ids?: number[];
         };
         /** @description Sign-in form. */
         LoginRequest: {
@@ -666,6 +1290,56 @@ export interface components {
         OptionUpdate: {
             key: string;
             value: string;
+        };
+        /** @description The code to redeem. */
+        RedeemRequest: {
+            key?: string;
+        };
+        /** @description What redeeming added. */
+        RedeemResult: {
+            is_gift: boolean;
+            /** Format: int64 */
+            quota: number;
+        };
+        /** @description A redemption code. */
+        RedemptionView: {
+            /** Format: int64 */
+            created_time: number;
+            /** Format: int64 */
+            id: number;
+            is_gift: boolean;
+            key: string;
+            /**
+             * Format: int64
+             * @description -1 unlimited.
+             */
+            max_uses: number;
+            name: string;
+            /** Format: int64 */
+            quota: number;
+            /** Format: int64 */
+            redeemed_time: number;
+            /**
+             * Format: int64
+             * @description 1 unused, 2 disabled, 3 used.
+             */
+            status: number;
+            /** Format: int64 */
+            used_count: number;
+            /** Format: int64 */
+            used_user_id: number;
+            /** Format: int64 */
+            user_id: number;
+            /**
+             * Format: int64
+             * @description Epoch seconds; 0 none.
+             */
+            valid_from: number;
+            /**
+             * Format: int64
+             * @description Epoch seconds; 0 none.
+             */
+            valid_until: number;
         };
         /** @description Registration form. */
         RegisterRequest: {
@@ -766,6 +1440,89 @@ export interface components {
             wechat_login: boolean;
             wechat_qrcode: string;
         };
+        /** @description The settings of a token, as sent by the console. */
+        TokenInput: {
+            allow_ips?: string;
+            /**
+             * Format: int64
+             * @description On creation: how many tokens to create (default 1).
+             */
+            count?: number | null;
+            /**
+             * Format: int64
+             * @description Epoch seconds; -1 (default) never expires.
+             */
+            expired_time?: number | null;
+            group?: string;
+            /**
+             * Format: int64
+             * @description Present on updates.
+             */
+            id?: number | null;
+            model_limits?: string;
+            model_limits_enabled?: boolean;
+            name?: string;
+            /** Format: int64 */
+            rate_limit_count?: number;
+            rate_limit_enabled?: boolean;
+            /** Format: int64 */
+            rate_limit_period?: number | null;
+            /** Format: int64 */
+            rate_limit_success?: number;
+            /** Format: int64 */
+            remain_quota?: number;
+            /**
+             * Format: int64
+             * @description On updates: 1 enabled or 2 disabled.
+             */
+            status?: number | null;
+            unlimited_quota?: boolean;
+        };
+        /** @description A token as its owner sees it (with its full key). */
+        TokenView: {
+            /** Format: int64 */
+            accessed_time: number;
+            /** @description One IP or CIDR per line. */
+            allow_ips: string;
+            /** Format: int64 */
+            created_time: number;
+            /**
+             * Format: int64
+             * @description Epoch seconds; -1 never expires.
+             */
+            expired_time: number;
+            group: string;
+            /** Format: int64 */
+            id: number;
+            /** @description `sk-` and 48 letters and digits. */
+            key: string;
+            /** @description Comma-separated model names. */
+            model_limits: string;
+            model_limits_enabled: boolean;
+            name: string;
+            /** Format: int64 */
+            rate_limit_count: number;
+            rate_limit_enabled: boolean;
+            /**
+             * Format: int64
+             * @description Seconds.
+             */
+            rate_limit_period: number;
+            /** Format: int64 */
+            rate_limit_success: number;
+            /** Format: int64 */
+            remain_quota: number;
+            /**
+             * Format: int64
+             * @description 1 enabled, 2 disabled, 3 expired, 4 exhausted.
+             */
+            status: number;
+            unlimited_quota: boolean;
+            /** Format: int64 */
+            used_quota: number;
+            /** Format: int64 */
+            user_id: number;
+        };
         /** @description An administrator's edit of an account. */
         UpdateUser: {
             display_name?: string | null;
@@ -782,6 +1539,21 @@ export interface components {
             quota?: number | null;
             remark?: string | null;
             username?: string | null;
+        };
+        /** @description Notification and pricing preferences of the caller (stored as the user's `setting` JSON). */
+        UserSetting: {
+            accept_unset_model_ratio_model?: boolean;
+            notification_email?: string;
+            /** @description `email` (default) or `webhook`. */
+            notify_type?: string;
+            /**
+             * Format: int64
+             * @description Remaining quota under which a warning is sent.
+             */
+            quota_warning_threshold?: number;
+            /** @description Sent as a Bearer token with each webhook call. */
+            webhook_secret?: string;
+            webhook_url?: string;
         };
         /** @description A user as the console sees it. */
         UserView: {
@@ -983,6 +1755,309 @@ export interface operations {
             };
         };
     };
+    list_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_RedemptionView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    update_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                status_only: boolean | null;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RedemptionView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    create_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeInput"];
+            };
+        };
+        responses: {
+            /** @description the created codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_String"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    batch_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdsRequest"];
+            };
+        };
+        responses: {
+            /** @description how many were disabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    count_by_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    delete_by_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description how many were deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    delete_disabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description how many disabled, used or expired codes were deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    search_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyword: string | null;
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_RedemptionView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    get_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RedemptionView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    delete_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     send_reset_link: {
         parameters: {
             query?: never;
@@ -1073,6 +2148,193 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_StatusView"];
+                };
+            };
+        };
+    };
+    list_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TokenView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    update_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                status_only: boolean | null;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TokenView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    create_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenInput"];
+            };
+        };
+        responses: {
+            /** @description the created tokens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_TokenView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    search_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Part of the token name. */
+                keyword: string | null;
+                /** @description A whole key (`sk-…`). */
+                token: string | null;
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TokenView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    get_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TokenView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    delete_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
         };
@@ -1209,6 +2471,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_String"];
+                };
+            };
+        };
+    };
+    aff_transfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AffTransferRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    check_in: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CheckInResult"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    check_in_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CheckInStatus"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
         };
@@ -1512,6 +2859,37 @@ export interface operations {
             };
         };
     };
+    update_setting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserSetting"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     generate_access_token: {
         parameters: {
             query?: never;
@@ -1528,6 +2906,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_String"];
+                };
+            };
+        };
+    };
+    redeem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeemRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RedeemResult"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
         };
