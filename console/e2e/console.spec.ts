@@ -270,6 +270,21 @@ test('language switch changes the UI to Chinese and back', async ({ page }) => {
   await expect(page.getByText('Manage users', { exact: true })).toBeVisible();
 });
 
+test('server messages follow the UI language (Accept-Language)', async ({ page }) => {
+  await useLanguage(page, 'zh-CN');
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(ROOT.username);
+  await page.getByTestId('login-password').fill('wrong-password');
+  await page.getByTestId('login-submit').click();
+  const reply = await page.request.post('/api/user/login', {
+    data: { username: ROOT.username, password: 'wrong-password' },
+    headers: { 'Accept-Language': 'zh-CN' },
+  });
+  const { message } = await reply.json();
+  expect(message).toMatch(/[\u4e00-\u9fff]/);
+  await expect(page.getByText(message)).toBeVisible();
+});
+
 test('a 401 sends the user to login with expired and returnTo', async ({ page, context }) => {
   await useLanguage(page, 'en');
   await login(page);
