@@ -9,12 +9,14 @@ pub mod extract;
 pub mod gate;
 pub mod me;
 pub mod options;
+pub mod redemptions;
 pub mod setup;
 pub mod status;
 pub mod tokens;
 pub mod users;
 pub mod verification;
 pub mod views;
+pub mod wallet;
 
 use axum::Router;
 use axum::routing::get;
@@ -29,7 +31,8 @@ use crate::state::AppState;
     info(title = "AI gateway control plane", description = "REST API of the console. Every reply is the envelope {success, message, data}."),
     tags(
         (name = "setup"), (name = "status"), (name = "account"), (name = "self"),
-        (name = "users"), (name = "options"), (name = "tokens")
+        (name = "users"), (name = "options"), (name = "tokens"),
+        (name = "redemptions"), (name = "wallet")
     )
 )]
 struct ApiDoc;
@@ -65,6 +68,23 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(tokens::search_tokens))
         .routes(routes!(tokens::get_token))
         .routes(routes!(tokens::delete_token))
+        .routes(routes!(
+            redemptions::list_codes,
+            redemptions::create_codes,
+            redemptions::update_code
+        ))
+        .routes(routes!(redemptions::search_codes))
+        .routes(routes!(redemptions::get_code))
+        .routes(routes!(redemptions::delete_code))
+        .routes(routes!(redemptions::batch_disable))
+        .routes(routes!(redemptions::delete_disabled))
+        .routes(routes!(redemptions::count_by_name))
+        .routes(routes!(redemptions::delete_by_name))
+        .routes(routes!(wallet::redeem))
+        .routes(routes!(wallet::check_in_status))
+        .routes(routes!(wallet::check_in))
+        .routes(routes!(wallet::aff_transfer))
+        .routes(routes!(wallet::update_setting))
         .routes(routes!(verification::send_verification_code))
         .routes(routes!(verification::bind_email))
         .routes(routes!(verification::send_reset_link))

@@ -62,7 +62,7 @@ async fn page_of_users(
     let (page, page_size, offset) = page.resolve();
     let (items, total) = store::users::list(state.db(), filter, offset, page_size).await?;
     Ok(ok(Page {
-        items: items.into_iter().map(UserView::from).collect(),
+        items: items.into_iter().map(UserView::for_admin).collect(),
         page,
         page_size,
         total,
@@ -147,7 +147,9 @@ pub async fn get_user(
     admin: AdminCaller,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Envelope<UserView>>> {
-    Ok(ok(target_user(&state, &admin, id).await?.into()))
+    Ok(ok(UserView::for_admin(
+        target_user(&state, &admin, id).await?,
+    )))
 }
 
 /// An administrator's edit of an account.

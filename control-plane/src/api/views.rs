@@ -39,6 +39,20 @@ pub struct UserView {
     pub deleted_at: Option<i64>,
 }
 
+impl UserView {
+    /// The view administrators get: the user's own secrets (webhook secret) left out.
+    pub fn for_admin(record: UserRecord) -> Self {
+        let mut view = UserView::from(record);
+        if let Ok(serde_json::Value::Object(mut setting)) =
+            serde_json::from_str::<serde_json::Value>(&view.setting)
+            && setting.remove("webhook_secret").is_some()
+        {
+            view.setting = serde_json::Value::Object(setting).to_string();
+        }
+        view
+    }
+}
+
 impl From<UserRecord> for UserView {
     fn from(u: UserRecord) -> Self {
         UserView {

@@ -4,6 +4,8 @@ pub mod accounts;
 pub mod crypto;
 pub mod options;
 pub mod password;
+pub mod quota;
+pub mod redemption;
 pub mod roles;
 pub mod secrets;
 pub mod tokens;

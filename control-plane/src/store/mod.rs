@@ -2,9 +2,11 @@
 //! of typed queries per table. Queries use `$N` parameters, which both databases accept.
 
 pub mod abilities;
+pub mod checkins;
 pub mod dynamic;
 pub mod logs;
 pub mod options;
+pub mod redemptions;
 pub mod sessions;
 pub mod setup;
 pub mod tokens;

@@ -381,3 +381,46 @@ where
     .await?;
     Ok(())
 }
+
+/// Adds `delta` to a user's quota (negative to take).
+pub async fn add_quota<'e, E>(executor: E, id: i64, delta: i64) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query("UPDATE users SET quota = quota + $1 WHERE id = $2")
+        .bind(delta)
+        .bind(id)
+        .execute(executor)
+        .await?;
+    Ok(())
+}
+
+/// Moves `amount` of invitation earnings into the balance if that much is pending; true when
+/// moved.
+pub async fn transfer_aff_quota<'e, E>(
+    executor: E,
+    id: i64,
+    amount: i64,
+) -> Result<bool, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let done = sqlx::query(
+        "UPDATE users SET aff_quota = aff_quota - $1, quota = quota + $1 WHERE id = $2 AND aff_quota >= $1",
+    )
+    .bind(amount)
+    .bind(id)
+    .execute(executor)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Replaces the user's settings JSON.
+pub async fn set_setting(db: &Db, id: i64, setting: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET setting = $1 WHERE id = $2")
+        .bind(setting)
+        .bind(id)
+        .execute(&db.pool)
+        .await?;
+    Ok(())
+}
