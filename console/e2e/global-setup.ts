@@ -60,8 +60,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'console-e2e-'));
   const log = openSync(path.join(consoleDir, 'test-results-control-plane.log'), 'w');
+  // Always a fresh embedded SQLite database: never the DATABASE_URL the Rust tests use.
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
   const child = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--console-dir', dist], {
     stdio: ['ignore', log, log],
+    env,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {

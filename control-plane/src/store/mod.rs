@@ -67,7 +67,7 @@ impl Db {
         max_connections: u32,
     ) -> Result<Db, DbError> {
         install_default_drivers();
-        let (url, kind) = match database_url {
+        let (url, kind) = match database_url.map(str::trim).filter(|u| !u.is_empty()) {
             Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
                 (url.to_string(), DbKind::Postgres)
             }
