@@ -90,6 +90,13 @@ test('login, create a user, promote, disable', async ({ page }) => {
   const user = await (await page.request.get(`/api/user/${id}`, { headers: { 'New-Api-User': '1' } })).json();
   expect(user.data).toMatchObject({ role: 10, status: 2 });
 
+  // Search by group: every account here is in the default group.
+  await page.getByTestId('users-group').click();
+  await page.locator('.ant-select-dropdown .ant-select-item-option-content', { hasText: /^default$/ }).click();
+  await page.getByTestId('users-search').click();
+  await expect(page.locator('tbody tr.ant-table-row')).toHaveCount(2);
+  await page.getByTestId('users-group').locator('.ant-select-clear').click({ force: true });
+
   // Search by keyword finds the new user only.
   await page.getByTestId('users-keyword').locator('input').fill(NEW_USER.username);
   await page.getByTestId('users-search').click();

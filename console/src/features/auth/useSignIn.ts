@@ -1,3 +1,4 @@
+import { App } from 'antd';
 import { useCallback } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
@@ -13,15 +14,17 @@ export function useSignIn() {
   const intl = useIntl();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const { modal } = App.useApp();
   return useCallback(
     (user: LoginUser, returnTo: string | null, fallback = '/token') => {
       const { using_default_password: defaultPassword, ...rest } = user;
       dispatch(signedIn(rest));
       toast.success(intl.formatMessage(m.success));
-      if (defaultPassword) toast.warning(intl.formatMessage(errors.defaultPassword));
+      // The root account still uses the well-known default password: say so until acknowledged.
+      if (defaultPassword) modal.warning({ title: intl.formatMessage(errors.defaultPassword) });
       const safe = returnTo && returnTo.startsWith('/') && !returnTo.startsWith('//') ? returnTo : fallback;
       navigate(safe, { replace: true });
     },
-    [dispatch, intl, navigate],
+    [dispatch, intl, modal, navigate],
   );
 }
