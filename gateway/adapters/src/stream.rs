@@ -1,6 +1,7 @@
 //! Incremental SSE relay for OpenAI-compatible streams: frames events across arbitrary
-//! chunk boundaries, captures usage, counts output locally, hides the usage chunk from
-//! clients that did not ask for it. A synchronous state machine: it never blocks.
+//! chunk boundaries, captures usage, hides the usage chunk from clients that did not ask for
+//! it, and keeps the generated text (not the event bytes) so it can be counted once at the
+//! end when the upstream sends no usage. A synchronous state machine: it never blocks.
 
 use bytes::{Bytes, BytesMut};
 use serde_json::{Value, json};
@@ -83,7 +84,8 @@ pub struct StreamRelay {
     model: String,
     prompt_estimate: i64,
     usage: Option<Usage>,
-    counted_completion: i64,
+    /// Generated text, counted only if the upstream sends no usage.
+    text: String,
     events: usize,
     done: bool,
 }
@@ -97,7 +99,7 @@ impl StreamRelay {
             model: model.to_owned(),
             prompt_estimate,
             usage: None,
-            counted_completion: 0,
+            text: String::new(),
             events: 0,
             done: false,
         }
@@ -143,9 +145,9 @@ impl StreamRelay {
             if first && let Some(err) = value.get("error") {
                 return Err(FirstEventFault::Error(err.clone()));
             }
-            let mut text = String::new();
-            push_output_text(&value, &mut text);
-            self.counted_completion += tokens::estimate(&self.model, &text);
+            if self.usage.is_none() {
+                push_output_text(&value, &mut self.text);
+            }
             let usage = usage_of(&value).filter(|u| u.prompt_tokens > 0 || u.completion_tokens > 0);
             if let Some(u) = usage {
                 self.usage = Some(u);
@@ -177,7 +179,7 @@ impl StreamRelay {
             None => (
                 Usage {
                     prompt_tokens: self.prompt_estimate,
-                    completion_tokens: self.counted_completion,
+                    completion_tokens: tokens::estimate(&self.model, &self.text),
                     cached_tokens: 0,
                 },
                 true,
