@@ -467,7 +467,7 @@ async fn gateway_binary_serves_a_config_file_and_writes_usage_lines() {
         .unwrap();
     let url = format!("http://127.0.0.1:{port}/v1/chat/completions");
     let mut reply = None;
-    for _ in 0..100 {
+    for _ in 0..200 {
         if tokio::net::TcpStream::connect(("127.0.0.1", port))
             .await
             .is_ok()

@@ -43,8 +43,8 @@ async fn weighted_choice_within_the_highest_tier() {
     let (a, b, c) = (m.calls("a"), m.calls("b"), m.calls("c"));
     assert_eq!(a + b, n);
     assert_eq!(c, 0, "a lower tier is not used while the top tier answers");
-    // Expected 300 of 400 (σ ≈ 8.7): accept ±3σ.
-    assert!((274..=326).contains(&a), "weight 3:1 gave {a}:{b}");
+    // Expected 300 of 400 (σ ≈ 8.7): accept ±4σ.
+    assert!((265..=335).contains(&a), "weight 3:1 gave {a}:{b}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -68,7 +68,7 @@ async fn fails_over_500_429_slow_and_refused_channels_to_a_healthy_one() {
         ),
         channel(
             3,
-            &m.scenario_url("tag=slow,ttfb_ms=3000"),
+            &m.scenario_url("tag=slow,ttfb_ms=10000"),
             &["gpt-test"],
             30,
             1,
@@ -76,7 +76,7 @@ async fn fails_over_500_429_slow_and_refused_channels_to_a_healthy_one() {
         channel(4, &refused, &["gpt-test"], 20, 1),
         channel(5, &m.scenario_url("tag=ok,chunks=3"), &["gpt-test"], 10, 1),
     ]);
-    snap["options"] = json!({"retry_times": 4, "first_byte_timeout_ms": 400});
+    snap["options"] = json!({"retry_times": 4, "first_byte_timeout_ms": 1000});
     let gw = Gw::start(snap).await;
     for round in 1..=2u64 {
         for stream in [false, true] {
@@ -228,14 +228,14 @@ async fn a_stream_whose_first_event_is_late_fails_over() {
     let mut snap = snapshot(vec![
         channel(
             1,
-            &m.scenario_url("tag=late,first_event_ms=5000"),
+            &m.scenario_url("tag=late,first_event_ms=10000"),
             &["gpt-test"],
             1,
             1,
         ),
         channel(2, &m.scenario_url("tag=ok"), &["gpt-test"], 0, 1),
     ]);
-    snap["options"]["first_byte_timeout_ms"] = json!(400);
+    snap["options"]["first_byte_timeout_ms"] = json!(1000);
     let gw = Gw::start(snap).await;
     let r = gw.chat("alice", chat_body("gpt-test", true)).await;
     assert_eq!(r.status, 200);

@@ -152,7 +152,7 @@ async fn a_stream_cut_mid_way_ends_with_an_error_event_and_bills_what_was_sent()
     let gw = Gw::start(snapshot(vec![
         channel(
             1,
-            &m.scenario_url("tag=cut,cut_after=3,chunk_delay_ms=100"),
+            &m.scenario_url("tag=cut,cut_after=3,chunk_delay_ms=300"),
             &["gpt-test"],
             1,
             1,

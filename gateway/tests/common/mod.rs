@@ -84,7 +84,7 @@ impl Gw {
 
     /// The record of one request id, waiting briefly for it (it is written after the answer).
     pub async fn record(&self, request_id: &str) -> UsageRecord {
-        for _ in 0..100 {
+        for _ in 0..250 {
             if let Some(r) = self
                 .records()
                 .into_iter()
