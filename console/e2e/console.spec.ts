@@ -194,6 +194,32 @@ test('personal settings: change password, access token, delete account', async (
   expect((await login.json()).success).toBe(false);
 });
 
+test('daily check-in and notification settings against the server', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  const res = await page.request.put('/api/option/', {
+    data: { key: 'CheckInEnabled', value: 'true' },
+    headers: { 'New-Api-User': '1' },
+  });
+  expect((await res.json()).success).toBe(true);
+  await page.goto('/personal');
+  const card = page.getByTestId('checkin-card');
+  await card.getByRole('button', { name: 'Check in' }).click();
+  await expect(page.getByText(/^Checked in, you gained \$\d+\.\d\d$/)).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Already checked in today' })).toBeDisabled();
+
+  const notify = page.getByTestId('notification-card');
+  await notify.getByText('Webhook', { exact: true }).click();
+  await notify.getByLabel('Webhook URL').fill('http://hooks.example/notify');
+  await notify.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('The webhook URL must start with https://')).toBeVisible();
+  await notify.getByLabel('Webhook URL').fill('https://hooks.example/notify');
+  await notify.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Notification settings updated')).toBeVisible();
+  const self = await (await page.request.get('/api/user/self', { headers: { 'New-Api-User': '1' } })).json();
+  expect(JSON.parse(self.data.setting)).toMatchObject({ notify_type: 'webhook', webhook_url: 'https://hooks.example/notify' });
+});
+
 test('settings: whitelist rules and the password-login confirmation', async ({ page }) => {
   await useLanguage(page, 'en');
   await login(page);

@@ -36,12 +36,8 @@ export type RegisterRequest = Schemas['RegisterRequest'];
 export type SelfUpdateRequest = Schemas['SelfUpdate'];
 export type ResetRequest = Schemas['ResetRequest'];
 
-/** The content of the user's `setting` JSON string (spec 1 §3); not an API schema of its own. */
-export interface UserSetting {
-  notify_type?: 'email' | 'webhook';
-  quota_warning_threshold?: number;
-  webhook_url?: string;
-  webhook_secret?: string;
-  notification_email?: string;
-  accept_unset_model_ratio_model?: boolean;
-}
+/** The user's notification and pricing preferences (the `setting` JSON string's content). */
+export type UserSetting = Schemas['UserSetting'];
+export type CheckInStatus = Schemas['CheckInStatus'];
+export type CheckInResult = Schemas['CheckInResult'];
+export type AffTransferRequest = Schemas['AffTransferRequest'];

@@ -1,5 +1,5 @@
 import { api } from '../../app/api';
-import type { SelfUpdateRequest, User, UserSetting } from '../../api/types';
+import type { AffTransferRequest, CheckInResult, CheckInStatus, SelfUpdateRequest, User, UserSetting } from '../../api/types';
 import { userRefreshed } from '../../app/sessionSlice';
 
 export const personalApi = api.injectEndpoints({
@@ -29,19 +29,19 @@ export const personalApi = api.injectEndpoints({
       query: () => 'user/models',
       providesTags: ['Models'],
     }),
-    getCheckInStatus: b.query<{ can_check_in: boolean }, void>({
+    getCheckInStatus: b.query<CheckInStatus, void>({
       query: () => 'user/check_in_status',
       providesTags: ['CheckIn'],
     }),
-    checkIn: b.mutation<{ quota: number }, void>({
+    checkIn: b.mutation<CheckInResult, void>({
       query: () => ({ url: 'user/check_in', method: 'POST' }),
       invalidatesTags: ['CheckIn', 'Self'],
     }),
-    affTransfer: b.mutation<unknown, { quota: number }>({
+    affTransfer: b.mutation<unknown, AffTransferRequest>({
       query: (body) => ({ url: 'user/aff_transfer', method: 'POST', body }),
       invalidatesTags: ['Self'],
     }),
-    updateUserSetting: b.mutation<unknown, Required<UserSetting>>({
+    updateUserSetting: b.mutation<unknown, UserSetting>({
       query: (body) => ({ url: 'user/setting', method: 'PUT', body }),
       invalidatesTags: ['Self'],
     }),
