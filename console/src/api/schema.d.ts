@@ -4,6 +4,214 @@
  */
 
 export interface paths {
+    "/api/channel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_channels"];
+        put: operations["update_channel"];
+        post: operations["create_channel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["batch_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/batch/tag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["batch_tag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["delete_disabled"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/fix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["fix_abilities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["all_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/models_enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["models_enabled"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["search_channels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/tag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["edit_tag"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/tag/disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["disable_tag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/tag/enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["enable_tag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_channel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["delete_channel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/group/": {
         parameters: {
             query?: never;
@@ -639,6 +847,108 @@ export interface components {
             /** Format: int64 */
             quota?: number;
         };
+        /** @description Channels and the tag to give them. */
+        BatchTag: {
+            ids?: number[];
+            tag?: string;
+        };
+        /** @description Channels chosen in the table. */
+        ChannelIds: {
+            ids?: number[];
+        };
+        /** @description Channel fields as sent by the console; on updates, absent fields stay as they are. */
+        ChannelInput: {
+            /** Format: int64 */
+            auto_ban?: number | null;
+            base_url?: string | null;
+            group?: string | null;
+            header_override?: string | null;
+            /** Format: int64 */
+            id?: number | null;
+            /** @description One key, or several separated by newlines or commas. Empty on updates keeps the keys. */
+            key?: string | null;
+            /** Format: int64 */
+            max_input_tokens?: number | null;
+            model_mapping?: string | null;
+            model_prefix?: string | null;
+            models?: string | null;
+            multi_key_mode?: string | null;
+            name?: string | null;
+            openai_organization?: string | null;
+            other?: string | null;
+            param_override?: string | null;
+            /** Format: int64 */
+            priority?: number | null;
+            remark?: string | null;
+            setting?: string | null;
+            /** Format: int64 */
+            status?: number | null;
+            status_code_mapping?: string | null;
+            tag?: string | null;
+            test_model?: string | null;
+            /** Format: int64 */
+            type?: number | null;
+            /** Format: int64 */
+            weight?: number | null;
+        };
+        /** @description A channel as administrators see it (never its key). */
+        ChannelView: {
+            /** Format: int64 */
+            auto_ban: number;
+            /** Format: double */
+            balance: number;
+            /** Format: int64 */
+            balance_updated_time: number;
+            base_url: string;
+            /** Format: int64 */
+            created_time: number;
+            /** @description Comma-separated. */
+            group: string;
+            header_override: string;
+            /** Format: int64 */
+            id: number;
+            /** @description How many keys the channel holds (several for multi-key channels). */
+            key_count: number;
+            /** Format: int64 */
+            max_input_tokens: number;
+            model_mapping: string;
+            model_prefix: string;
+            /** @description Comma-separated. */
+            models: string;
+            /** @description `random` or `polling` for multi-key channels. */
+            multi_key_mode: string;
+            name: string;
+            openai_organization: string;
+            other: string;
+            /** @description JSON with status_reason and status_time (auto-disabled channels). */
+            other_info: string;
+            param_override: string;
+            /** Format: int64 */
+            priority: number;
+            remark: string;
+            /**
+             * Format: int64
+             * @description Milliseconds of the last test.
+             */
+            response_time: number;
+            setting: string;
+            /**
+             * Format: int64
+             * @description 1 enabled, 2 disabled, 3 auto-disabled.
+             */
+            status: number;
+            status_code_mapping: string;
+            tag: string;
+            test_model: string;
+            /** Format: int64 */
+            test_time: number;
+            /** Format: int64 */
+            type: number;
+            /** Format: int64 */
+            used_quota: number;
+            /** Format: int64 */
+            weight: number;
+        };
         /** @description What a check-in gave. */
         CheckInResult: {
             /** Format: int64 */
@@ -682,6 +992,14 @@ export interface components {
             /** Format: int64 */
             valid_until?: number;
         };
+        /** @description `POST /api/channel/`: a channel, optionally wrapped with a creation mode. */
+        CreateChannelRequest: components["schemas"]["ChannelInput"] & {
+            channel?: components["schemas"]["ChannelInput"] | null;
+            /** @description `single` (default), `batch` (one channel per key) or `multi_to_single` (one multi-key channel). */
+            mode?: string | null;
+            /** @description `random` (default) or `polling`, for multi-key channels. */
+            multi_key_mode?: string | null;
+        };
         /** @description A new account created by an administrator. */
         CreateUser: {
             display_name?: string;
@@ -707,6 +1025,69 @@ export interface components {
                     /** Format: double */
                     ratio: number;
                 };
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_ChannelView: {
+            /** @description A channel as administrators see it (never its key). */
+            data?: {
+                /** Format: int64 */
+                auto_ban: number;
+                /** Format: double */
+                balance: number;
+                /** Format: int64 */
+                balance_updated_time: number;
+                base_url: string;
+                /** Format: int64 */
+                created_time: number;
+                /** @description Comma-separated. */
+                group: string;
+                header_override: string;
+                /** Format: int64 */
+                id: number;
+                /** @description How many keys the channel holds (several for multi-key channels). */
+                key_count: number;
+                /** Format: int64 */
+                max_input_tokens: number;
+                model_mapping: string;
+                model_prefix: string;
+                /** @description Comma-separated. */
+                models: string;
+                /** @description `random` or `polling` for multi-key channels. */
+                multi_key_mode: string;
+                name: string;
+                openai_organization: string;
+                other: string;
+                /** @description JSON with status_reason and status_time (auto-disabled channels). */
+                other_info: string;
+                param_override: string;
+                /** Format: int64 */
+                priority: number;
+                remark: string;
+                /**
+                 * Format: int64
+                 * @description Milliseconds of the last test.
+                 */
+                response_time: number;
+                setting: string;
+                /**
+                 * Format: int64
+                 * @description 1 enabled, 2 disabled, 3 auto-disabled.
+                 */
+                status: number;
+                status_code_mapping: string;
+                tag: string;
+                test_model: string;
+                /** Format: int64 */
+                test_time: number;
+                /** Format: int64 */
+                type: number;
+                /** Format: int64 */
+                used_quota: number;
+                /** Format: int64 */
+                weight: number;
             };
             message: string;
             success: boolean;
@@ -748,6 +1129,77 @@ export interface components {
                 role: number;
                 /** Format: int64 */
                 status: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_Page_ChannelView: {
+            /** @description One page of a list. */
+            data?: {
+                items: {
+                    /** Format: int64 */
+                    auto_ban: number;
+                    /** Format: double */
+                    balance: number;
+                    /** Format: int64 */
+                    balance_updated_time: number;
+                    base_url: string;
+                    /** Format: int64 */
+                    created_time: number;
+                    /** @description Comma-separated. */
+                    group: string;
+                    header_override: string;
+                    /** Format: int64 */
+                    id: number;
+                    /** @description How many keys the channel holds (several for multi-key channels). */
+                    key_count: number;
+                    /** Format: int64 */
+                    max_input_tokens: number;
+                    model_mapping: string;
+                    model_prefix: string;
+                    /** @description Comma-separated. */
+                    models: string;
+                    /** @description `random` or `polling` for multi-key channels. */
+                    multi_key_mode: string;
+                    name: string;
+                    openai_organization: string;
+                    other: string;
+                    /** @description JSON with status_reason and status_time (auto-disabled channels). */
+                    other_info: string;
+                    param_override: string;
+                    /** Format: int64 */
+                    priority: number;
+                    remark: string;
+                    /**
+                     * Format: int64
+                     * @description Milliseconds of the last test.
+                     */
+                    response_time: number;
+                    setting: string;
+                    /**
+                     * Format: int64
+                     * @description 1 enabled, 2 disabled, 3 auto-disabled.
+                     */
+                    status: number;
+                    status_code_mapping: string;
+                    tag: string;
+                    test_model: string;
+                    /** Format: int64 */
+                    test_time: number;
+                    /** Format: int64 */
+                    type: number;
+                    /** Format: int64 */
+                    used_quota: number;
+                    /** Format: int64 */
+                    weight: number;
+                }[];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                page_size: number;
+                /** Format: int64 */
+                total: number;
             };
             message: string;
             success: boolean;
@@ -1170,6 +1622,14 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_Vec_ModelItem: {
+            data?: {
+                id: string;
+            }[];
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_Vec_OptionEntry: {
             data?: {
                 key: string;
@@ -1234,6 +1694,12 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_Vec_i64: {
+            data?: number[];
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_i64: {
             /** Format: int64 */
             data?: number;
@@ -1280,6 +1746,10 @@ export interface components {
             role: number;
             /** Format: int64 */
             status: number;
+        };
+        /** @description A model known to the system. */
+        ModelItem: {
+            id: string;
         };
         /** @description One option. */
         OptionEntry: {
@@ -1439,6 +1909,24 @@ export interface components {
             version: string;
             wechat_login: boolean;
             wechat_qrcode: string;
+        };
+        /** @description Changes for every channel of a tag; absent fields stay as they are. */
+        TagEdit: {
+            /** @description Comma-separated groups. */
+            groups?: string | null;
+            model_mapping?: string | null;
+            /** @description Comma-separated models. */
+            models?: string | null;
+            new_tag?: string | null;
+            /** Format: int64 */
+            priority?: number | null;
+            tag?: string;
+            /** Format: int64 */
+            weight?: number | null;
+        };
+        /** @description A tag. */
+        TagRequest: {
+            tag?: string;
         };
         /** @description The settings of a token, as sent by the console. */
         TokenInput: {
@@ -1615,6 +2103,466 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_channels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Newest first instead of highest priority first. */
+                id_sort: boolean | null;
+                /** @description Keep channels of one tag together; pages count tags (and untagged channels). */
+                tag_mode: boolean | null;
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ChannelView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    update_channel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChannelInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChannelView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    create_channel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChannelRequest"];
+            };
+        };
+        responses: {
+            /** @description ids of the created channels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_i64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    batch_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChannelIds"];
+            };
+        };
+        responses: {
+            /** @description how many were deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    batch_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchTag"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    delete_disabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description how many were deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    fix_abilities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description how many channels had their abilities rebuilt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    all_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every model of any channel or price table */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ModelItem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    models_enabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_String"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    search_channels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Matches the id, or part of the name, base URL or tag. */
+                keyword: string | null;
+                /** @description A group the channel serves. */
+                group: string | null;
+                /** @description Part of a model name the channel serves. */
+                model: string | null;
+                /** @description Newest first instead of highest priority first. */
+                id_sort: boolean | null;
+                /** @description Keep channels of one tag together; pages count tags (and untagged channels). */
+                tag_mode: boolean | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ChannelView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    edit_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagEdit"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    disable_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    enable_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    get_channel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChannelView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    delete_channel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     list_groups: {
         parameters: {
             query?: never;

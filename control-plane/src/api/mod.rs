@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod channels;
 pub mod console;
 pub mod envelope;
 pub mod extract;
@@ -32,7 +33,7 @@ use crate::state::AppState;
     tags(
         (name = "setup"), (name = "status"), (name = "account"), (name = "self"),
         (name = "users"), (name = "options"), (name = "tokens"),
-        (name = "redemptions"), (name = "wallet")
+        (name = "redemptions"), (name = "wallet"), (name = "channels")
     )
 )]
 struct ApiDoc;
@@ -68,6 +69,23 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(tokens::search_tokens))
         .routes(routes!(tokens::get_token))
         .routes(routes!(tokens::delete_token))
+        .routes(routes!(
+            channels::list_channels,
+            channels::create_channel,
+            channels::update_channel
+        ))
+        .routes(routes!(channels::search_channels))
+        .routes(routes!(channels::get_channel))
+        .routes(routes!(channels::delete_channel))
+        .routes(routes!(channels::delete_disabled))
+        .routes(routes!(channels::batch_delete))
+        .routes(routes!(channels::fix_abilities))
+        .routes(routes!(channels::batch_tag))
+        .routes(routes!(channels::edit_tag))
+        .routes(routes!(channels::enable_tag))
+        .routes(routes!(channels::disable_tag))
+        .routes(routes!(channels::models_enabled))
+        .routes(routes!(channels::all_models))
         .routes(routes!(
             redemptions::list_codes,
             redemptions::create_codes,

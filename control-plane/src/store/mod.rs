@@ -2,6 +2,7 @@
 //! of typed queries per table. Queries use `$N` parameters, which both databases accept.
 
 pub mod abilities;
+pub mod channels;
 pub mod checkins;
 pub mod dynamic;
 pub mod logs;
