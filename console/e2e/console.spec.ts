@@ -220,6 +220,33 @@ test('daily check-in and notification settings against the server', async ({ pag
   expect(JSON.parse(self.data.setting)).toMatchObject({ notify_type: 'webhook', webhook_url: 'https://hooks.example/notify' });
 });
 
+test('invitation earnings are transferred to the balance', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  const headers = { 'New-Api-User': '1' };
+  await page.request.put('/api/option/', { data: { key: 'QuotaForInviter', value: '1000000' }, headers });
+  const aff = (await (await page.request.get('/api/user/aff', { headers })).json()).data as string;
+  const invitee = `inv_${Date.now() % 100000}`;
+  const reg = await page.request.post('/api/user/register', {
+    data: { username: invitee, password: 'pass-1234', password2: 'pass-1234', aff_code: aff },
+  });
+  expect((await reg.json()).success).toBe(true);
+
+  await page.goto('/personal');
+  const card = page.getByTestId('invitation-card');
+  await expect(card.getByRole('textbox')).toHaveValue(new RegExp(`/register\\?aff=${aff}$`));
+  await card.getByRole('button', { name: 'Transfer to balance' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Transfer to balance' });
+  await dialog.getByRole('spinbutton').fill('400000');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('The minimum transfer amount is $1.00')).toBeVisible();
+  await dialog.getByRole('spinbutton').fill('1000000');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Transferred to balance')).toBeVisible();
+  const self = await (await page.request.get('/api/user/self', { headers })).json();
+  expect(self.data.aff_quota).toBe(0);
+});
+
 test('settings: whitelist rules and the password-login confirmation', async ({ page }) => {
   await useLanguage(page, 'en');
   await login(page);
