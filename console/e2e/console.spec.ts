@@ -247,6 +247,26 @@ test('invitation earnings are transferred to the balance', async ({ page }) => {
   expect(self.data.aff_quota).toBe(0);
 });
 
+test('personal: display name and the bind-email checks', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await page.goto('/personal');
+  const account = page.getByTestId('account-card');
+  await account.getByLabel('Display name').fill('Root Renamed');
+  await account.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Display name updated')).toBeVisible();
+  await expect(page.getByTestId('user-menu')).toContainText('Root Renamed');
+
+  await page.getByTestId('bindings-card').getByRole('button', { name: 'Bind' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Bind email' });
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Please enter an email!')).toBeVisible();
+  await dialog.getByTestId('email-input').fill('root@example.com');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Please enter the verification code!')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
 test('settings: whitelist rules and the password-login confirmation', async ({ page }) => {
   await useLanguage(page, 'en');
   await login(page);
