@@ -4,6 +4,7 @@
  * screenshots of the main screens in both languages (e2e-artifacts/screenshots/<lang>/).
  */
 import { expect, test, type Page } from '@playwright/test';
+import { startSmtpSink } from './smtpSink';
 
 const ROOT = { username: 'root', password: 'e2e-root-pass' };
 const NEW_USER = { username: `e2e_user_${Date.now() % 100000}`, password: 'e2e-user-pass' };
@@ -265,6 +266,51 @@ test('personal: display name and the bind-email checks', async ({ page }) => {
   await dialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('Please enter the verification code!')).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('password reset by email: request, link, confirm, sign in with the new password', async ({ page, baseURL }) => {
+  const sink = await startSmtpSink();
+  try {
+    await useLanguage(page, 'en');
+    await login(page);
+    const headers = { 'New-Api-User': '1' };
+    const options = {
+      SMTPServer: '127.0.0.1',
+      SMTPPort: String(sink.port),
+      SMTPFrom: 'noreply@example.com',
+      ServerAddress: baseURL!,
+    };
+    for (const [key, value] of Object.entries(options)) {
+      const r = await (await page.request.put('/api/option/', { data: { key, value }, headers })).json();
+      expect(r.success, `${key}: ${r.message}`).toBe(true);
+    }
+    const name = `reset_${Date.now() % 100000}`;
+    await page.request.post('/api/user/', { data: { username: name, display_name: name, password: 'before-reset1' }, headers });
+    const search = await (await page.request.get(`/api/user/search?keyword=${name}`, { headers })).json();
+    const id = search.data.items[0].id as number;
+    const email = `${name}@example.com`;
+    const put = await (await page.request.put('/api/user/', { data: { id, email }, headers })).json();
+    expect(put.success, put.message).toBe(true);
+
+    await page.goto('/reset');
+    await page.getByTestId('reset-email').fill(email);
+    await page.getByRole('button', { name: 'Send reset email' }).click();
+    await expect(page.getByText('Reset email sent, check your mailbox')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Retry \(\d+\)$/ })).toBeDisabled();
+    await expect.poll(() => sink.messages.length).toBeGreaterThan(0);
+    const link = sink.messages.join('\n').match(/https?:\/\/[^\s"'<>]+\/user\/reset\?[^\s"'<>]+/)?.[0];
+    expect(link, 'reset link in the email').toBeTruthy();
+
+    await page.goto(link!.replace(/&amp;/g, '&'));
+    await page.getByRole('button', { name: 'Confirm reset' }).click();
+    const shown = page.getByTestId('new-password');
+    await expect(shown).not.toBeEmpty();
+    const newPassword = (await shown.innerText()).trim();
+    const signIn = await page.request.post('/api/user/login', { data: { username: name, password: newPassword } });
+    expect((await signIn.json()).success).toBe(true);
+  } finally {
+    await sink.close();
+  }
 });
 
 test('settings: whitelist rules and the password-login confirmation', async ({ page }) => {

@@ -32,7 +32,7 @@ export function ResetConfirmPage() {
       ) : password ? (
         <>
           <Typography.Paragraph>{intl.formatMessage(m.newPassword)}</Typography.Paragraph>
-          <Typography.Paragraph code copyable>
+          <Typography.Paragraph code copyable data-testid="new-password">
             {password}
           </Typography.Paragraph>
         </>
