@@ -172,6 +172,20 @@ impl StreamRelay {
         Ok(out.freeze())
     }
 
+    /// Completes an event left unterminated when the upstream closed (some servers end
+    /// with `data: [DONE]\n` and no blank line); returns what to forward.
+    pub fn flush(&mut self) -> Bytes {
+        if self
+            .framer
+            .pending()
+            .iter()
+            .all(|b| b.is_ascii_whitespace())
+        {
+            return Bytes::new();
+        }
+        self.feed(b"\n\n").unwrap_or_default()
+    }
+
     /// Usage for billing: the upstream's, or local counts, and whether it was counted locally.
     pub fn usage(&self) -> (Usage, bool) {
         match self.usage {
@@ -263,6 +277,18 @@ mod tests {
         assert!(local && u.prompt_tokens == 9 && u.completion_tokens == 4);
         let text = std::str::from_utf8(&out).unwrap();
         assert!(text.contains("\"completion_tokens\":4") && r.done());
+    }
+
+    #[test]
+    fn flushes_an_unterminated_last_event() {
+        let mut r = StreamRelay::new("m", false, 0);
+        let out = r
+            .feed(format!("{CHUNK}\n\ndata: [DONE]\n").as_bytes())
+            .unwrap();
+        assert!(!r.done() && !out.is_empty());
+        assert_eq!(&r.flush()[..], b"data: [DONE]\n\n");
+        assert!(r.done());
+        assert!(r.flush().is_empty());
     }
 
     #[test]

@@ -125,7 +125,9 @@ pub async fn relay_stream(
         }
         return Ok(outcome(&relay));
     }
-    if let Err(e) = session.write_response_body(None, true).await {
+    let tail = relay.flush();
+    let tail = if tail.is_empty() { None } else { Some(tail) };
+    if let Err(e) = session.write_response_body(tail, true).await {
         gone(trace, e);
     }
     Ok(outcome(&relay))
