@@ -68,6 +68,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/channel/fetch_models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["fetch_unsaved_models"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/fetch_models/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["fetch_saved_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/channel/fix": {
         parameters: {
             query?: never;
@@ -174,6 +206,70 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["enable_tag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["test_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/test/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["test_channel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/update_balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["update_all_balances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/update_balance/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["update_balance"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -959,6 +1055,14 @@ export interface components {
             can_check_in: boolean;
             enabled: boolean;
         };
+        /** @description What a check of every channel did. */
+        CheckSummary: {
+            checked: number;
+            disabled: number;
+            enabled: number;
+            failed: number;
+            succeeded: number;
+        };
         /** @description A code's settings as sent by the console. */
         CodeInput: {
             /**
@@ -1108,6 +1212,19 @@ export interface components {
             data?: {
                 can_check_in: boolean;
                 enabled: boolean;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_CheckSummary: {
+            /** @description What a check of every channel did. */
+            data?: {
+                checked: number;
+                disabled: number;
+                enabled: number;
+                failed: number;
+                succeeded: number;
             };
             message: string;
             success: boolean;
@@ -1516,6 +1633,29 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_TestResult: {
+            /** @description The result of testing one channel. */
+            data?: {
+                /** Format: int64 */
+                channel_id: number;
+                message: string;
+                model: string;
+                /**
+                 * Format: int64
+                 * @description The channel's status after the test.
+                 */
+                status: number;
+                success: boolean;
+                /**
+                 * Format: double
+                 * @description Seconds the test took.
+                 */
+                time: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_TokenView: {
             /** @description A token as its owner sees it (with its full key). */
             data?: {
@@ -1700,6 +1840,13 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_f64: {
+            /** Format: double */
+            data?: number;
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_i64: {
             /** Format: int64 */
             data?: number;
@@ -1712,6 +1859,13 @@ export interface components {
             data?: number;
             message: string;
             success: boolean;
+        };
+        /** @description An unsaved channel's address, type and key. */
+        FetchModelsRequest: {
+            base_url?: string;
+            key?: string;
+            /** Format: int64 */
+            type?: number;
         };
         /** @description A group the caller may pick for a token. */
         GroupInfo: {
@@ -1927,6 +2081,24 @@ export interface components {
         /** @description A tag. */
         TagRequest: {
             tag?: string;
+        };
+        /** @description The result of testing one channel. */
+        TestResult: {
+            /** Format: int64 */
+            channel_id: number;
+            message: string;
+            model: string;
+            /**
+             * Format: int64
+             * @description The channel's status after the test.
+             */
+            status: number;
+            success: boolean;
+            /**
+             * Format: double
+             * @description Seconds the test took.
+             */
+            time: number;
         };
         /** @description The settings of a token, as sent by the console. */
         TokenInput: {
@@ -2291,6 +2463,66 @@ export interface operations {
             };
         };
     };
+    fetch_unsaved_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FetchModelsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_String"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    fetch_saved_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_String"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     fix_abilities: {
         parameters: {
             query?: never;
@@ -2493,6 +2725,123 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    test_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every channel not disabled by hand is tested */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CheckSummary"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    test_channel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                model: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success false with the upstream's error when the test fails */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TestResult"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    update_all_balances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description enabled channels' balances are refreshed; an empty balance auto-disables when allowed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CheckSummary"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    update_balance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the balance in USD */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_f64"];
                 };
             };
             403: {

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod channel_ops;
 pub mod channels;
 pub mod console;
 pub mod envelope;
@@ -74,6 +75,12 @@ fn api_routes() -> OpenApiRouter<AppState> {
             channels::create_channel,
             channels::update_channel
         ))
+        .routes(routes!(channel_ops::test_channel))
+        .routes(routes!(channel_ops::test_all))
+        .routes(routes!(channel_ops::update_balance))
+        .routes(routes!(channel_ops::update_all_balances))
+        .routes(routes!(channel_ops::fetch_saved_models))
+        .routes(routes!(channel_ops::fetch_unsaved_models))
         .routes(routes!(channels::search_channels))
         .routes(routes!(channels::get_channel))
         .routes(routes!(channels::delete_channel))

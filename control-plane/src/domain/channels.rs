@@ -98,6 +98,80 @@ pub fn other_info(reason: &str, time: i64) -> String {
     serde_json::json!({"status_reason": reason, "status_time": time}).to_string()
 }
 
+/// When tests and balance checks may switch a channel off or on (the monitoring options).
+#[derive(Debug, Clone, Default)]
+pub struct HealthPolicy {
+    pub auto_disable: bool,
+    pub auto_enable: bool,
+    /// Slower answers than this disable a channel (`ChannelDisableThreshold`, seconds → ms).
+    pub threshold_ms: i64,
+    /// Upstream statuses that disable a channel (`AutomaticDisableStatusCodes`).
+    pub disable_statuses: Vec<(u16, u16)>,
+    /// Error texts that disable a channel (`AutomaticDisableKeywords`, lower-cased).
+    pub keywords: Vec<String>,
+}
+
+/// Parses `401,500-503` into ranges (entries that do not parse are skipped; the option is
+/// validated when saved).
+pub fn parse_status_ranges(raw: &str) -> Vec<(u16, u16)> {
+    raw.split(',')
+        .filter_map(|part| {
+            let part = part.trim();
+            match part.split_once('-') {
+                Some((a, b)) => Some((a.trim().parse().ok()?, b.trim().parse().ok()?)),
+                None => part.parse().ok().map(|c| (c, c)),
+            }
+        })
+        .collect()
+}
+
+/// What a check concluded about a channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Keep,
+    /// Switch to auto-disabled (3) with this reason.
+    Disable(String),
+    /// Switch an auto-disabled channel back on.
+    Enable,
+}
+
+/// How a test ended: elapsed milliseconds, or the upstream status (if any) and error text.
+pub type TestOutcome = Result<i64, (Option<u16>, String)>;
+
+/// Applies the monitoring rules to a test of a channel with `status` and `auto_ban`.
+pub fn judge(policy: &HealthPolicy, auto_ban: bool, status: i64, outcome: &TestOutcome) -> Verdict {
+    let may_disable = policy.auto_disable && auto_ban && status == STATUS_ENABLED;
+    match outcome {
+        Ok(elapsed) if may_disable && policy.threshold_ms > 0 && *elapsed > policy.threshold_ms => {
+            Verdict::Disable(format!(
+                "response time {elapsed} ms exceeds the threshold of {} ms",
+                policy.threshold_ms
+            ))
+        }
+        Ok(_) if policy.auto_enable && status == STATUS_AUTO_DISABLED => Verdict::Enable,
+        Ok(_) => Verdict::Keep,
+        Err((code, message)) if may_disable => {
+            let by_status = code.is_some_and(|c| {
+                policy
+                    .disable_statuses
+                    .iter()
+                    .any(|(a, b)| (*a..=*b).contains(&c))
+            });
+            let lower = message.to_lowercase();
+            let by_keyword = policy
+                .keywords
+                .iter()
+                .any(|k| !k.is_empty() && lower.contains(k));
+            if by_status || by_keyword {
+                Verdict::Disable(message.chars().take(300).collect())
+            } else {
+                Verdict::Keep
+            }
+        }
+        Err(_) => Verdict::Keep,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

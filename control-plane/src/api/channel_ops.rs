@@ -1,0 +1,360 @@
+//! Checks on channels that call the upstream: test one or all (recording the response time and
+//! applying the auto-disable / auto-enable options), refresh balances, fetch model lists.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use futures::StreamExt;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::auth::AdminCaller;
+use super::channels::{channel_keys, find};
+use super::envelope::{EmptyEnvelope, Envelope, ok};
+use super::extract::{ApiJson, ApiQuery};
+use crate::domain::channels::{
+    self, HealthPolicy, STATUS_AUTO_DISABLED, STATUS_DISABLED, STATUS_ENABLED, Verdict,
+};
+use crate::domain::options::Options;
+use crate::error::{ApiError, ApiResult};
+use crate::i18n::Msg;
+use crate::outbound::providers::{self, Upstream};
+use crate::state::AppState;
+use crate::store::channels::ChannelRecord;
+use crate::store::{self, now};
+
+/// How many channels are checked at once by the "all" calls.
+const PARALLEL_CHECKS: usize = 4;
+/// The model a test uses when neither the request nor the channel names one.
+const FALLBACK_TEST_MODEL: &str = "gpt-4o-mini";
+
+fn policy(options: &Options) -> HealthPolicy {
+    HealthPolicy {
+        auto_disable: options.bool("AutomaticDisableChannelEnabled"),
+        auto_enable: options.bool("AutomaticEnableChannelEnabled"),
+        threshold_ms: (options.f64("ChannelDisableThreshold") * 1000.0) as i64,
+        disable_statuses: channels::parse_status_ranges(options.get("AutomaticDisableStatusCodes")),
+        keywords: options
+            .get("AutomaticDisableKeywords")
+            .lines()
+            .map(|k| k.trim().to_lowercase())
+            .filter(|k| !k.is_empty())
+            .collect(),
+    }
+}
+
+/// Switches the channel's status as a verdict says; returns the status it has now.
+async fn apply_verdict(
+    state: &AppState,
+    channel: &ChannelRecord,
+    verdict: Verdict,
+) -> ApiResult<i64> {
+    let (status, info) = match verdict {
+        Verdict::Keep => return Ok(channel.status),
+        Verdict::Disable(reason) => (STATUS_AUTO_DISABLED, channels::other_info(&reason, now())),
+        Verdict::Enable => (STATUS_ENABLED, String::new()),
+    };
+    let updated = ChannelRecord {
+        status,
+        other_info: info,
+        ..channel.clone()
+    };
+    let mut tx = state.db().pool.begin().await?;
+    store::channels::save(&mut tx, &updated).await?;
+    tx.commit().await?;
+    tracing::info!(
+        channel_id = channel.id,
+        status,
+        "channel status changed by a check"
+    );
+    Ok(status)
+}
+
+/// The result of testing one channel.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TestResult {
+    pub channel_id: i64,
+    pub success: bool,
+    pub message: String,
+    /// Seconds the test took.
+    pub time: f64,
+    pub model: String,
+    /// The channel's status after the test.
+    pub status: i64,
+}
+
+async fn test_one(
+    state: &AppState,
+    options: &Options,
+    channel: &ChannelRecord,
+    model: Option<&str>,
+) -> ApiResult<TestResult> {
+    let model = model
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .or(Some(channel.test_model.as_str()).filter(|m| !m.is_empty()))
+        .or_else(|| {
+            channel
+                .models
+                .split(',')
+                .map(str::trim)
+                .find(|m| !m.is_empty())
+        })
+        .unwrap_or(FALLBACK_TEST_MODEL)
+        .to_string();
+    let keys = channel_keys(state, channel);
+    let upstream = Upstream {
+        channel_type: channel.channel_type,
+        base_url: &channel.base_url,
+        key: keys.first().map(String::as_str).unwrap_or_default(),
+        organization: &channel.openai_organization,
+    };
+    let outcome = providers::test_chat(state.http(), &upstream, &model).await;
+    let (elapsed, judged, message) = match &outcome {
+        Ok(ms) => (*ms, Ok(*ms), String::new()),
+        Err((err, ms)) => (*ms, Err((err.status(), err.to_string())), err.to_string()),
+    };
+    store::channels::set_test_result(state.db(), channel.id, elapsed, now()).await?;
+    let verdict = channels::judge(
+        &policy(options),
+        channel.auto_ban != 0,
+        channel.status,
+        &judged,
+    );
+    let status = apply_verdict(state, channel, verdict).await?;
+    Ok(TestResult {
+        channel_id: channel.id,
+        success: outcome.is_ok(),
+        message,
+        time: elapsed as f64 / 1000.0,
+        model,
+        status,
+    })
+}
+
+/// Which model to test.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct TestQuery {
+    pub model: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/channel/test/{id}", tag = "channels", params(("id" = i64, Path), TestQuery),
+    responses((status = 200, description = "success false with the upstream's error when the test fails", body = Envelope<TestResult>), (status = 403, body = EmptyEnvelope)))]
+pub async fn test_channel(
+    State(state): State<AppState>,
+    _admin: AdminCaller,
+    Path(id): Path<i64>,
+    ApiQuery(query): ApiQuery<TestQuery>,
+) -> ApiResult<Json<Envelope<TestResult>>> {
+    let channel = find(&state, id).await?;
+    let options = state.options().await?;
+    let result = test_one(&state, &options, &channel, query.model.as_deref()).await?;
+    Ok(Json(Envelope {
+        success: result.success,
+        message: result.message.clone(),
+        data: Some(result),
+    }))
+}
+
+/// What a check of every channel did.
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct CheckSummary {
+    pub checked: usize,
+    pub succeeded: usize,
+    pub failed: usize,
+    pub disabled: usize,
+    pub enabled: usize,
+}
+
+#[utoipa::path(get, path = "/api/channel/test", tag = "channels",
+    responses((status = 200, description = "every channel not disabled by hand is tested", body = Envelope<CheckSummary>), (status = 403, body = EmptyEnvelope)))]
+pub async fn test_all(
+    State(state): State<AppState>,
+    _admin: AdminCaller,
+) -> ApiResult<Json<Envelope<CheckSummary>>> {
+    let options = state.options().await?;
+    let candidates: Vec<ChannelRecord> = store::channels::all(state.db(), true)
+        .await?
+        .into_iter()
+        .filter(|c| c.status != STATUS_DISABLED)
+        .collect();
+    let results: Vec<(i64, ApiResult<TestResult>)> =
+        futures::stream::iter(candidates.into_iter().map(|c| {
+            let (state, options) = (state.clone(), options.clone());
+            async move { (c.status, test_one(&state, &options, &c, None).await) }
+        }))
+        .buffer_unordered(PARALLEL_CHECKS)
+        .collect()
+        .await;
+    let mut summary = CheckSummary::default();
+    for (before, result) in results {
+        let result = result?;
+        summary.checked += 1;
+        if result.success {
+            summary.succeeded += 1;
+        } else {
+            summary.failed += 1;
+        }
+        if before != result.status {
+            if result.status == STATUS_AUTO_DISABLED {
+                summary.disabled += 1;
+            } else if result.status == STATUS_ENABLED {
+                summary.enabled += 1;
+            }
+        }
+    }
+    Ok(ok(summary))
+}
+
+async fn refresh_balance(
+    state: &AppState,
+    options: &Options,
+    channel: &ChannelRecord,
+) -> Result<f64, Msg> {
+    let keys = channel_keys(state, channel);
+    let upstream = Upstream {
+        channel_type: channel.channel_type,
+        base_url: &channel.base_url,
+        key: keys.first().map(String::as_str).unwrap_or_default(),
+        organization: &channel.openai_organization,
+    };
+    let balance = providers::balance(state.http(), &upstream, options.f64("Price"))
+        .await
+        .map_err(|err| match err {
+            providers::ProviderError::Unsupported(_) => Msg::BalanceNotSupported,
+            other => Msg::BalanceFailed {
+                detail: other.to_string(),
+            },
+        })?;
+    store::channels::set_balance(state.db(), channel.id, balance, now())
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "saving a balance failed");
+            Msg::Internal
+        })?;
+    Ok(balance)
+}
+
+#[utoipa::path(get, path = "/api/channel/update_balance/{id}/", tag = "channels", params(("id" = i64, Path)),
+    responses((status = 200, description = "the balance in USD", body = Envelope<f64>), (status = 403, body = EmptyEnvelope)))]
+pub async fn update_balance(
+    State(state): State<AppState>,
+    _admin: AdminCaller,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Envelope<f64>>> {
+    let channel = find(&state, id).await?;
+    let options = state.options().await?;
+    let balance = refresh_balance(&state, &options, &channel)
+        .await
+        .map_err(ApiError::Rejected)?;
+    Ok(ok(balance))
+}
+
+#[utoipa::path(get, path = "/api/channel/update_balance", tag = "channels",
+    responses((status = 200, description = "enabled channels' balances are refreshed; an empty balance auto-disables when allowed", body = Envelope<CheckSummary>), (status = 403, body = EmptyEnvelope)))]
+pub async fn update_all_balances(
+    State(state): State<AppState>,
+    _admin: AdminCaller,
+) -> ApiResult<Json<Envelope<CheckSummary>>> {
+    let options = state.options().await?;
+    let policy = policy(&options);
+    let enabled: Vec<ChannelRecord> = store::channels::all(state.db(), true)
+        .await?
+        .into_iter()
+        .filter(|c| c.status == STATUS_ENABLED)
+        .collect();
+    let results: Vec<(ChannelRecord, Result<f64, Msg>)> =
+        futures::stream::iter(enabled.into_iter().map(|c| {
+            let (state, options) = (state.clone(), options.clone());
+            async move {
+                let result = refresh_balance(&state, &options, &c).await;
+                (c, result)
+            }
+        }))
+        .buffer_unordered(PARALLEL_CHECKS)
+        .collect()
+        .await;
+    let mut summary = CheckSummary::default();
+    for (channel, result) in results {
+        summary.checked += 1;
+        match result {
+            Ok(balance) => {
+                summary.succeeded += 1;
+                if balance <= 0.0 && policy.auto_disable && channel.auto_ban != 0 {
+                    let verdict = Verdict::Disable(format!("balance {balance} is used up"));
+                    apply_verdict(&state, &channel, verdict).await?;
+                    summary.disabled += 1;
+                }
+            }
+            Err(_) => summary.failed += 1,
+        }
+    }
+    Ok(ok(summary))
+}
+
+#[utoipa::path(get, path = "/api/channel/fetch_models/{id}", tag = "channels", params(("id" = i64, Path)),
+    responses((status = 200, body = Envelope<Vec<String>>), (status = 403, body = EmptyEnvelope)))]
+pub async fn fetch_saved_models(
+    State(state): State<AppState>,
+    _admin: AdminCaller,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Envelope<Vec<String>>>> {
+    let channel = find(&state, id).await?;
+    let keys = channel_keys(&state, &channel);
+    let upstream = Upstream {
+        channel_type: channel.channel_type,
+        base_url: &channel.base_url,
+        key: keys.first().map(String::as_str).unwrap_or_default(),
+        organization: &channel.openai_organization,
+    };
+    list_models(&state, &upstream).await
+}
+
+/// An unsaved channel's address, type and key.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FetchModelsRequest {
+    #[serde(default)]
+    pub base_url: String,
+    #[serde(rename = "type", default = "default_type")]
+    pub channel_type: i64,
+    #[serde(default)]
+    pub key: String,
+}
+
+fn default_type() -> i64 {
+    1
+}
+
+#[utoipa::path(post, path = "/api/channel/fetch_models", tag = "channels", request_body = FetchModelsRequest,
+    responses((status = 200, body = Envelope<Vec<String>>), (status = 403, body = EmptyEnvelope)))]
+pub async fn fetch_unsaved_models(
+    State(state): State<AppState>,
+    _admin: AdminCaller,
+    ApiJson(request): ApiJson<FetchModelsRequest>,
+) -> ApiResult<Json<Envelope<Vec<String>>>> {
+    let keys = channels::split_keys(request.channel_type, &request.key);
+    let key = keys
+        .first()
+        .ok_or(ApiError::Rejected(Msg::KeyRequiredForModels))?;
+    let base_url = channels::normalize_base_url(&request.base_url);
+    let upstream = Upstream {
+        channel_type: request.channel_type,
+        base_url: &base_url,
+        key,
+        organization: "",
+    };
+    list_models(&state, &upstream).await
+}
+
+async fn list_models(
+    state: &AppState,
+    upstream: &Upstream<'_>,
+) -> ApiResult<Json<Envelope<Vec<String>>>> {
+    let models = providers::fetch_models(state.http(), upstream)
+        .await
+        .map_err(|e| {
+            ApiError::Rejected(Msg::FetchModelsFailed {
+                detail: e.to_string(),
+            })
+        })?;
+    Ok(ok(models))
+}

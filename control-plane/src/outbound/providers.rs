@@ -1,0 +1,228 @@
+//! Calls from the control plane to upstream providers: a test chat completion, the model list,
+//! and the account balance. URLs and auth come from the provider registry shared with the
+//! gateway (`adapters`).
+
+use std::time::{Duration, Instant};
+
+use adapters::provider;
+use serde_json::{Value, json};
+
+/// The channel to call.
+pub struct Upstream<'a> {
+    pub channel_type: i64,
+    pub base_url: &'a str,
+    pub key: &'a str,
+    pub organization: &'a str,
+}
+
+/// Why a call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderError {
+    #[error("channel type {0} is not supported yet")]
+    Unsupported(i64),
+    #[error("{0}")]
+    Request(String),
+    #[error("upstream answered {status}: {message}")]
+    Status { status: u16, message: String },
+    #[error("unexpected answer: {0}")]
+    Body(String),
+}
+
+impl ProviderError {
+    /// The upstream status, when there was an answer.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ProviderError::Status { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+const TEST_TIMEOUT: Duration = Duration::from_secs(60);
+const CALL_TIMEOUT: Duration = Duration::from_secs(20);
+
+fn spec(upstream: &Upstream<'_>) -> Result<&'static provider::ProviderSpec, ProviderError> {
+    i32::try_from(upstream.channel_type)
+        .ok()
+        .and_then(provider::lookup)
+        .ok_or(ProviderError::Unsupported(upstream.channel_type))
+}
+
+fn authorized(
+    request: reqwest::RequestBuilder,
+    upstream: &Upstream<'_>,
+) -> reqwest::RequestBuilder {
+    let request = request.bearer_auth(upstream.key);
+    if upstream.organization.is_empty() {
+        request
+    } else {
+        request.header("OpenAI-Organization", upstream.organization)
+    }
+}
+
+/// Sends the request and returns the JSON answer of a 2xx, or the upstream's error.
+async fn call_json(request: reqwest::RequestBuilder) -> Result<Value, ProviderError> {
+    let response = request
+        .send()
+        .await
+        .map_err(|e| ProviderError::Request(e.without_url().to_string()))?;
+    let status = response.status();
+    let text = response
+        .text()
+        .await
+        .map_err(|e| ProviderError::Request(e.without_url().to_string()))?;
+    let body: Option<Value> = serde_json::from_str(&text).ok();
+    if !status.is_success() {
+        let message = body
+            .as_ref()
+            .and_then(|b| b.pointer("/error/message").or_else(|| b.get("message")))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| text.chars().take(200).collect());
+        return Err(ProviderError::Status {
+            status: status.as_u16(),
+            message,
+        });
+    }
+    body.ok_or_else(|| ProviderError::Body(text.chars().take(200).collect()))
+}
+
+/// Sends a one-message chat completion to `model`; returns the elapsed milliseconds.
+pub async fn test_chat(
+    client: &reqwest::Client,
+    upstream: &Upstream<'_>,
+    model: &str,
+) -> Result<i64, (ProviderError, i64)> {
+    let started = Instant::now();
+    let elapsed = || started.elapsed().as_millis() as i64;
+    let spec = spec(upstream).map_err(|e| (e, 0))?;
+    let url = provider::upstream_url(spec, upstream.base_url, "/v1/chat/completions", model);
+    let body = json!({
+        "model": model,
+        "messages": [{"role": "user", "content": "hi"}],
+        "max_tokens": 16,
+        "stream": false
+    });
+    let answer = call_json(authorized(
+        client.post(url).timeout(TEST_TIMEOUT).json(&body),
+        upstream,
+    ))
+    .await
+    .map_err(|e| (e, elapsed()))?;
+    if answer.get("choices").and_then(Value::as_array).is_none() {
+        return Err((
+            ProviderError::Body("no choices in the answer".into()),
+            elapsed(),
+        ));
+    }
+    Ok(elapsed())
+}
+
+/// The model ids the upstream lists at `/v1/models`.
+pub async fn fetch_models(
+    client: &reqwest::Client,
+    upstream: &Upstream<'_>,
+) -> Result<Vec<String>, ProviderError> {
+    let spec = spec(upstream)?;
+    let base = if upstream.base_url.is_empty() {
+        spec.default_base_url
+    } else {
+        upstream.base_url
+    };
+    let url = format!("{}/v1/models", base.trim_end_matches('/'));
+    let answer = call_json(authorized(client.get(url).timeout(CALL_TIMEOUT), upstream)).await?;
+    let list = answer
+        .get("data")
+        .and_then(Value::as_array)
+        .ok_or_else(|| ProviderError::Body("the model list is not an array".into()))?;
+    Ok(list
+        .iter()
+        .filter_map(|m| m.get("id").and_then(Value::as_str))
+        .map(|id| id.trim_start_matches("models/").to_string())
+        .collect())
+}
+
+/// The account balance in USD (CNY-only providers are converted with `price`, yuan per dollar).
+pub async fn balance(
+    client: &reqwest::Client,
+    upstream: &Upstream<'_>,
+    price: f64,
+) -> Result<f64, ProviderError> {
+    let base = |default: &str| {
+        let base = if upstream.base_url.is_empty() {
+            default
+        } else {
+            upstream.base_url
+        };
+        base.trim_end_matches('/').to_string()
+    };
+    let get = |url: String| call_json(authorized(client.get(url).timeout(CALL_TIMEOUT), upstream));
+    let number = |v: Option<&Value>| -> Result<f64, ProviderError> {
+        v.and_then(|v| {
+            v.as_f64()
+                .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+        })
+        .ok_or_else(|| ProviderError::Body("no balance in the answer".into()))
+    };
+    match upstream.channel_type {
+        1 | 8 => {
+            let root = base("https://api.openai.com");
+            let subscription = get(format!("{root}/v1/dashboard/billing/subscription")).await?;
+            let limit = number(subscription.get("hard_limit_usd"))?;
+            let today = time_days(0);
+            let start = time_days(-100);
+            let usage = get(format!(
+                "{root}/v1/dashboard/billing/usage?start_date={start}&end_date={today}"
+            ))
+            .await?;
+            Ok(limit - number(usage.get("total_usage"))? / 100.0)
+        }
+        20 => {
+            let answer = get(format!("{}/v1/credits", base("https://openrouter.ai/api"))).await?;
+            Ok(number(answer.pointer("/data/total_credits"))?
+                - number(answer.pointer("/data/total_usage"))?)
+        }
+        25 => {
+            let answer = get(format!(
+                "{}/v1/users/me/balance",
+                base("https://api.moonshot.cn")
+            ))
+            .await?;
+            Ok(number(answer.pointer("/data/available_balance"))? / price.max(f64::MIN_POSITIVE))
+        }
+        40 => {
+            let answer = get(format!(
+                "{}/v1/user/info",
+                base("https://api.siliconflow.cn")
+            ))
+            .await?;
+            number(answer.pointer("/data/totalBalance"))
+        }
+        43 => {
+            let answer = get(format!("{}/user/balance", base("https://api.deepseek.com"))).await?;
+            let infos = answer.get("balance_infos").and_then(Value::as_array);
+            let cny = infos.and_then(|list| {
+                list.iter()
+                    .find(|i| i.get("currency").and_then(Value::as_str) == Some("CNY"))
+            });
+            number(cny.and_then(|i| i.get("total_balance")))
+        }
+        other => Err(ProviderError::Unsupported(other)),
+    }
+}
+
+/// `YYYY-MM-DD` of today plus `offset_days` (UTC).
+fn time_days(offset_days: i64) -> String {
+    let days = crate::store::now().div_euclid(86_400) + offset_days;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
