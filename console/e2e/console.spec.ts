@@ -33,6 +33,14 @@ async function confirmPopover(page: Page) {
     .click();
 }
 
+/** Sets options as root (the page must be signed in as root). */
+async function setOptions(page: Page, options: Record<string, string>) {
+  for (const [key, value] of Object.entries(options)) {
+    const r = await (await page.request.put('/api/option/', { data: { key, value }, headers: { 'New-Api-User': '1' } })).json();
+    expect(r.success, `${key}: ${r.message}`).toBe(true);
+  }
+}
+
 test('first run: every page goes to /setup, setup creates the root account', async ({ page }) => {
   await page.goto('/login');
   await expect(page).toHaveURL(/\/setup$/);
@@ -198,11 +206,7 @@ test('personal settings: change password, access token, delete account', async (
 test('daily check-in and notification settings against the server', async ({ page }) => {
   await useLanguage(page, 'en');
   await login(page);
-  const res = await page.request.put('/api/option/', {
-    data: { key: 'CheckInEnabled', value: 'true' },
-    headers: { 'New-Api-User': '1' },
-  });
-  expect((await res.json()).success).toBe(true);
+  await setOptions(page, { CheckInEnabled: 'true' });
   await page.goto('/personal');
   const card = page.getByTestId('checkin-card');
   await card.getByRole('button', { name: 'Check in' }).click();
@@ -225,7 +229,7 @@ test('invitation earnings are transferred to the balance', async ({ page }) => {
   await useLanguage(page, 'en');
   await login(page);
   const headers = { 'New-Api-User': '1' };
-  await page.request.put('/api/option/', { data: { key: 'QuotaForInviter', value: '1000000' }, headers });
+  await setOptions(page, { QuotaForInviter: '1000000' });
   const aff = (await (await page.request.get('/api/user/aff', { headers })).json()).data as string;
   const invitee = `inv_${Date.now() % 100000}`;
   const reg = await page.request.post('/api/user/register', {
@@ -268,22 +272,52 @@ test('personal: display name and the bind-email checks', async ({ page }) => {
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 });
 
+test('register with an email verification code sent by the server', async ({ page, browser }) => {
+  const sink = await startSmtpSink();
+  await useLanguage(page, 'en');
+  await login(page);
+  await setOptions(page, { SMTPServer: '127.0.0.1', SMTPPort: String(sink.port), SMTPFrom: 'noreply@example.com' });
+  await setOptions(page, { EmailVerificationEnabled: 'true' });
+  const visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  try {
+    const guest = await visitor.newPage();
+    await guest.addInitScript(() => window.localStorage.setItem('language', 'en'));
+    await guest.goto('/register');
+    const name = `mail_${Date.now() % 100000}`;
+    await guest.getByTestId('register-username').fill(name);
+    await guest.getByTestId('register-password').fill('pass-1234');
+    await guest.getByTestId('register-password2').fill('pass-1234');
+    await guest.getByTestId('email-input').fill(`${name}@example.com`);
+    await guest.getByRole('button', { name: 'Get code' }).click();
+    await expect(guest.getByText('Verification code sent, check your mailbox')).toBeVisible();
+    await expect(guest.getByRole('button', { name: /^Resend \(\d+\)$/ })).toBeDisabled();
+    await expect.poll(() => sink.messages.length).toBeGreaterThan(0);
+    const code = sink.messages.at(-1)!.match(/<strong>([^<]+)<\/strong>/)?.[1];
+    expect(code, 'code in the email').toBeTruthy();
+    await guest.getByTestId('register-code').fill(code!);
+    await guest.getByTestId('register-submit').click();
+    await expect(guest).toHaveURL(/\/login$/);
+    const signIn = await guest.request.post('/api/user/login', { data: { username: name, password: 'pass-1234' } });
+    expect((await signIn.json()).data.email).toBe(`${name}@example.com`);
+  } finally {
+    await visitor.close();
+    await setOptions(page, { EmailVerificationEnabled: 'false' });
+    await sink.close();
+  }
+});
+
 test('password reset by email: request, link, confirm, sign in with the new password', async ({ page, baseURL }) => {
   const sink = await startSmtpSink();
   try {
     await useLanguage(page, 'en');
     await login(page);
     const headers = { 'New-Api-User': '1' };
-    const options = {
+    await setOptions(page, {
       SMTPServer: '127.0.0.1',
       SMTPPort: String(sink.port),
       SMTPFrom: 'noreply@example.com',
       ServerAddress: baseURL!,
-    };
-    for (const [key, value] of Object.entries(options)) {
-      const r = await (await page.request.put('/api/option/', { data: { key, value }, headers })).json();
-      expect(r.success, `${key}: ${r.message}`).toBe(true);
-    }
+    });
     const name = `reset_${Date.now() % 100000}`;
     await page.request.post('/api/user/', { data: { username: name, display_name: name, password: 'before-reset1' }, headers });
     const search = await (await page.request.get(`/api/user/search?keyword=${name}`, { headers })).json();
@@ -336,14 +370,9 @@ test('settings: whitelist rules and the password-login confirmation', async ({ p
 test('register shows the email-code fields and the human check when the flags say so', async ({ page, browser }) => {
   await useLanguage(page, 'en');
   await login(page);
-  const setOption = async (key: string, value: string) => {
-    const res = await page.request.put('/api/option/', { data: { key, value }, headers: { 'New-Api-User': '1' } });
-    const body = await res.json();
-    expect(body.success, `${key}: ${body.message}`).toBe(true);
-  };
-  await setOption('EmailVerificationEnabled', 'true');
-  await setOption('TurnstileSiteKey', 'e2e-site-key');
-  await setOption('TurnstileCheckEnabled', 'true');
+  await setOptions(page, { EmailVerificationEnabled: 'true' });
+  await setOptions(page, { TurnstileSiteKey: 'e2e-site-key' });
+  await setOptions(page, { TurnstileCheckEnabled: 'true' });
   // A visitor in a separate context; the admin's session above stays signed in to undo the flags.
   const visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
   try {
@@ -361,8 +390,8 @@ test('register shows the email-code fields and the human check when the flags sa
     await expect(guest.getByText('Turnstile is checking the environment, please retry in a few seconds')).toBeVisible();
   } finally {
     await visitor.close();
-    await setOption('TurnstileCheckEnabled', 'false');
-    await setOption('EmailVerificationEnabled', 'false');
+    await setOptions(page, { TurnstileCheckEnabled: 'false' });
+    await setOptions(page, { EmailVerificationEnabled: 'false' });
   }
 });
 
