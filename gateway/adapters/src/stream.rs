@@ -175,15 +175,19 @@ impl StreamRelay {
     /// Completes an event left unterminated when the upstream closed (some servers end
     /// with `data: [DONE]\n` and no blank line); returns what to forward.
     pub fn flush(&mut self) -> Bytes {
-        if self
+        if !self.has_pending() {
+            return Bytes::new();
+        }
+        self.feed(b"\n\n").unwrap_or_default()
+    }
+
+    /// Whether bytes of an unterminated event are held.
+    pub fn has_pending(&self) -> bool {
+        !self
             .framer
             .pending()
             .iter()
             .all(|b| b.is_ascii_whitespace())
-        {
-            return Bytes::new();
-        }
-        self.feed(b"\n\n").unwrap_or_default()
     }
 
     /// Usage for billing: the upstream's, or local counts, and whether it was counted locally.

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use bytes::BytesMut;
+use bytes::{Bytes, BytesMut};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use pingora::proxy::Session;
@@ -37,24 +37,30 @@ pub async fn relay_stream(
         parsed.prompt_estimate,
     );
     let mut pending = BytesMut::new();
+    // The upstream closed right after its first (unterminated) event.
+    let mut ended = false;
     while relay.events() == 0 {
         let left = deadline.saturating_duration_since(Instant::now());
         let next = tokio::select! {
             next = tokio::time::timeout(left, body.frame()) => next,
             e = client_left(session) => return Err(AttemptError::ClientGone(e)),
         };
-        let frame = match next {
+        let data = match next {
             Err(_) => return Err(UpstreamError::Timeout(ms(opts.first_byte_timeout)).into()),
+            Ok(None) if relay.has_pending() => {
+                ended = true;
+                Bytes::from_static(b"\n\n")
+            }
             Ok(None) => {
                 return Err(
                     UpstreamError::Broken("stream ended before its first event".into()).into(),
                 );
             }
             Ok(Some(Err(e))) => return Err(UpstreamError::Broken(e.to_string()).into()),
-            Ok(Some(Ok(f))) => f,
-        };
-        let Ok(data) = frame.into_data() else {
-            continue;
+            Ok(Some(Ok(f))) => match f.into_data() {
+                Ok(data) => data,
+                Err(_) => continue,
+            },
         };
         match relay.feed(&data) {
             Ok(out) => pending.extend_from_slice(&out),
@@ -64,6 +70,9 @@ pub async fn relay_stream(
             Err(FirstEventFault::Error(e)) => {
                 return Err(UpstreamError::Broken(format!("first event is an error: {e}")).into());
             }
+        }
+        if ended && relay.events() == 0 {
+            return Err(UpstreamError::Broken("stream ended before its first event".into()).into());
         }
     }
     trace.frt_ms = Some(ms(started.elapsed()));
@@ -87,32 +96,36 @@ pub async fn relay_stream(
         gone(trace, e);
         return Ok(outcome(&relay));
     }
-    let failure = loop {
-        let next = tokio::select! {
-            next = tokio::time::timeout(opts.stream_idle_timeout, body.frame()) => next,
-            e = client_left(session) => {
+    let failure = if ended {
+        None
+    } else {
+        loop {
+            let next = tokio::select! {
+                next = tokio::time::timeout(opts.stream_idle_timeout, body.frame()) => next,
+                e = client_left(session) => {
+                    // Dropping `body` on return closes the upstream connection.
+                    gone(trace, e);
+                    return Ok(outcome(&relay));
+                }
+            };
+            let frame = match next {
+                Err(_) => break Some(UpstreamError::Timeout(ms(opts.stream_idle_timeout))),
+                Ok(None) => break None,
+                Ok(Some(Err(e))) => break Some(UpstreamError::Broken(e.to_string())),
+                Ok(Some(Ok(f))) => f,
+            };
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            let out = relay.feed(&data).unwrap_or_default();
+            if out.is_empty() {
+                continue;
+            }
+            if let Err(e) = session.write_response_body(Some(out), false).await {
                 // Dropping `body` on return closes the upstream connection.
                 gone(trace, e);
                 return Ok(outcome(&relay));
             }
-        };
-        let frame = match next {
-            Err(_) => break Some(UpstreamError::Timeout(ms(opts.stream_idle_timeout))),
-            Ok(None) => break None,
-            Ok(Some(Err(e))) => break Some(UpstreamError::Broken(e.to_string())),
-            Ok(Some(Ok(f))) => f,
-        };
-        let Ok(data) = frame.into_data() else {
-            continue;
-        };
-        let out = relay.feed(&data).unwrap_or_default();
-        if out.is_empty() {
-            continue;
-        }
-        if let Err(e) = session.write_response_body(Some(out), false).await {
-            // Dropping `body` on return closes the upstream connection.
-            gone(trace, e);
-            return Ok(outcome(&relay));
         }
     };
     if let Some(err) = failure {
