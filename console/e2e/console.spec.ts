@@ -252,24 +252,41 @@ test('invitation earnings are transferred to the balance', async ({ page }) => {
   expect(self.data.aff_quota).toBe(0);
 });
 
-test('personal: display name and the bind-email checks', async ({ page }) => {
-  await useLanguage(page, 'en');
-  await login(page);
-  await page.goto('/personal');
-  const account = page.getByTestId('account-card');
-  await account.getByLabel('Display name').fill('Root Renamed');
-  await account.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Display name updated')).toBeVisible();
-  await expect(page.getByTestId('user-menu')).toContainText('Root Renamed');
+test('personal: display name, and binding an email with a code sent by the server', async ({ page }) => {
+  const sink = await startSmtpSink();
+  try {
+    await useLanguage(page, 'en');
+    await login(page);
+    await setOptions(page, { SMTPServer: '127.0.0.1', SMTPPort: String(sink.port), SMTPFrom: 'noreply@example.com' });
+    await page.goto('/personal');
+    const account = page.getByTestId('account-card');
+    await account.getByLabel('Display name').fill('Root Renamed');
+    await account.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Display name updated')).toBeVisible();
+    await expect(page.getByTestId('user-menu')).toContainText('Root Renamed');
 
-  await page.getByTestId('bindings-card').getByRole('button', { name: 'Bind' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'Bind email' });
-  await dialog.getByRole('button', { name: 'OK' }).click();
-  await expect(page.getByText('Please enter an email!')).toBeVisible();
-  await dialog.getByTestId('email-input').fill('root@example.com');
-  await dialog.getByRole('button', { name: 'OK' }).click();
-  await expect(page.getByText('Please enter the verification code!')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
+    const bindings = page.getByTestId('bindings-card');
+    await bindings.getByRole('button', { name: 'Bind' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Bind email' });
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect(page.getByText('Please enter an email!')).toBeVisible();
+    await dialog.getByTestId('email-input').fill('root@example.com');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect(page.getByText('Please enter the verification code!')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Get code' }).click();
+    await expect.poll(() => sink.messages.length).toBeGreaterThan(0);
+    const code = sink.messages.at(-1)!.match(/<strong>([^<]+)<\/strong>/)?.[1];
+    await dialog
+      .getByRole('textbox')
+      .last()
+      .fill(code ?? '');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect(page.getByText('Email bound')).toBeVisible();
+    await expect(bindings).toContainText('root@example.com');
+    await expect(bindings.getByRole('button', { name: 'Change' })).toBeVisible();
+  } finally {
+    await sink.close();
+  }
 });
 
 test('register with an email verification code sent by the server', async ({ page, browser }) => {
