@@ -23,9 +23,21 @@ pub enum Price {
     Fixed { price: f64, group_ratio: f64 },
 }
 
-/// Looks up the price of `model` for the using group.
-pub fn price_for(pricing: &Pricing, model: &str, group: &str) -> Result<Price, BillingError> {
-    let group_ratio = pricing.group_ratio.get(group).copied().unwrap_or(1.0);
+/// Looks up the price of `model` for a user of `user_group` using `group`
+/// (GroupGroupRatio first, then GroupRatio, then 1).
+pub fn price_for(
+    pricing: &Pricing,
+    model: &str,
+    user_group: &str,
+    group: &str,
+) -> Result<Price, BillingError> {
+    let group_ratio = pricing
+        .group_group_ratio
+        .get(user_group)
+        .and_then(|r| r.get(group))
+        .or_else(|| pricing.group_ratio.get(group))
+        .copied()
+        .unwrap_or(1.0);
     if let Some(price) = pricing.model_price.get(model) {
         return Ok(Price::Fixed {
             price: *price,
@@ -102,6 +114,7 @@ pub fn quota(price: &Price, usage: &Usage, qpu: i64) -> i64 {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::panic)]
     use super::*;
 
     #[test]
@@ -140,6 +153,27 @@ mod tests {
             1
         );
         assert_eq!(pre_quota(&p, 10, Some(100), 500, 500_000), 750);
+    }
+
+    #[test]
+    fn group_group_ratio_overrides_group_ratio() {
+        let mut pricing = Pricing::default();
+        pricing.model_price.insert("m".into(), 1.0);
+        pricing.group_ratio.insert("default".into(), 2.0);
+        pricing
+            .group_group_ratio
+            .insert("vip".into(), [("default".to_owned(), 0.5)].into());
+        let ratio = |user: &str, using: &str| match price_for(&pricing, "m", user, using) {
+            Ok(Price::Fixed { group_ratio, .. }) => group_ratio,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(ratio("vip", "default"), 0.5);
+        assert_eq!(ratio("default", "default"), 2.0);
+        assert_eq!(ratio("default", "unknown"), 1.0);
+        assert!(matches!(
+            price_for(&pricing, "x", "default", "default"),
+            Err(BillingError::NotPriced(_))
+        ));
     }
 
     #[test]

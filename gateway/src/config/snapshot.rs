@@ -118,6 +118,8 @@ pub struct Pricing {
     pub model_price: HashMap<String, f64>,
     pub group_ratio: HashMap<String, f64>,
     pub usable_groups: HashSet<String>,
+    /// user group → using group → ratio, replacing `group_ratio` where present.
+    pub group_group_ratio: HashMap<String, HashMap<String, f64>>,
 }
 
 /// Relay options with defaults applied.
@@ -357,6 +359,11 @@ impl Snapshot {
             model_price: p.model_price,
             group_ratio,
             usable_groups: p.user_usable_groups.into_keys().collect(),
+            group_group_ratio: p
+                .group_group_ratio
+                .into_iter()
+                .map(|(g, r)| (g, r.ratios))
+                .collect(),
         };
         Ok(Snapshot {
             version: raw.version,

@@ -165,7 +165,12 @@ pub async fn relay(
         }
         _ => {}
     }
-    let price = billing::price_for(&snap.pricing, &parsed.model, &caller.group)?;
+    let price = billing::price_for(
+        &snap.pricing,
+        &parsed.model,
+        &caller.user.group,
+        &caller.group,
+    )?;
     trace.price = Some(price);
     let opts = &snap.options;
     let pre = billing::pre_quota(
