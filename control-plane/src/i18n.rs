@@ -229,6 +229,10 @@ pub enum Msg {
         detail: String,
     },
     KeyRequiredForModels,
+    TargetTimestampRequired,
+    DashboardRangeTooLong {
+        days: i64,
+    },
     TooManyRequests,
     Internal,
 }
@@ -364,6 +368,8 @@ impl Msg {
             Msg::BalanceFailed { detail } => (format!("balance query failed: {detail}").into(), format!("余额查询失败：{detail}").into()),
             Msg::FetchModelsFailed { detail } => (format!("fetching the model list failed: {detail}").into(), format!("获取模型列表失败：{detail}").into()),
             Msg::KeyRequiredForModels => ("a new channel needs a key before models can be fetched".into(), "新建渠道需要先填写密钥才能获取模型列表".into()),
+            Msg::TargetTimestampRequired => ("choose the time before which logs are deleted".into(), "请选择日志清理时间".into()),
+            Msg::DashboardRangeTooLong { days } => (format!("the time range cannot be longer than {days} days").into(), format!("时间跨度不能超过 {days} 天").into()),
             Msg::TooManyRequests => ("too many requests, try again later".into(), "请求过于频繁，请稍后再试".into()),
             Msg::Internal => ("internal server error, contact the administrator".into(), "服务器内部错误，请联系管理员".into()),
         };

@@ -5,6 +5,7 @@ pub mod api;
 pub mod domain;
 pub mod error;
 pub mod i18n;
+pub mod jobs;
 pub mod outbound;
 pub mod settings;
 pub mod state;

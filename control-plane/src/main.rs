@@ -78,7 +78,8 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
             "system not initialized: open /setup from this machine, or send this setup token from elsewhere"
         );
     }
-    spawn_session_purge(db);
+    spawn_session_purge(db.clone());
+    spawn_log_retention(state.clone());
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("binding {listen}"))?;
@@ -102,6 +103,21 @@ fn spawn_session_purge(db: Db) {
                 Ok(n) if n > 0 => tracing::info!(removed = n, "expired sessions purged"),
                 Ok(_) => {}
                 Err(err) => tracing::warn!(error = %err, "session purge failed"),
+            }
+        }
+    });
+}
+
+/// Deletes logs older than `LogRetentionDays` (when set) every hour.
+fn spawn_log_retention(state: AppState) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            tick.tick().await;
+            match control_plane::jobs::apply_log_retention(&state).await {
+                Ok(n) if n > 0 => tracing::info!(removed = n, "old logs deleted"),
+                Ok(_) => {}
+                Err(err) => tracing::warn!(error = %err, "log retention failed"),
             }
         }
     });

@@ -308,6 +308,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/data/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["all_by_model"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["own_by_model"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["all_by_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/group/": {
         parameters: {
             query?: never;
@@ -316,6 +364,70 @@ export interface paths {
             cookie?: never;
         };
         get: operations["list_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_logs"];
+        put?: never;
+        post?: never;
+        delete: operations["delete_logs"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/self/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_own_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/self/stat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["own_log_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/stat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["log_stats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1230,6 +1342,29 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_LogStats: {
+            /** @description Totals of the filtered logs. */
+            data?: {
+                /**
+                 * Format: int64
+                 * @description Quota consumed by the matching records.
+                 */
+                quota: number;
+                /**
+                 * Format: int64
+                 * @description Requests of the last 60 seconds.
+                 */
+                rpm: number;
+                /**
+                 * Format: int64
+                 * @description Tokens of the last 60 seconds.
+                 */
+                tpm: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_LoginView: {
             /** @description The signed-in user, and whether the root account still uses the well-known default password. */
             data?: components["schemas"]["UserView"] & {
@@ -1310,6 +1445,61 @@ export interface components {
                     used_quota: number;
                     /** Format: int64 */
                     weight: number;
+                }[];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                page_size: number;
+                /** Format: int64 */
+                total: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_Page_LogView: {
+            /** @description One page of a list. */
+            data?: {
+                items: {
+                    /**
+                     * Format: int64
+                     * @description Channel id (0 in the caller's own logs).
+                     */
+                    channel: number;
+                    channel_name: string;
+                    /** Format: int64 */
+                    completion_tokens: number;
+                    content: string;
+                    /** Format: int64 */
+                    created_at: number;
+                    group: string;
+                    /** Format: int64 */
+                    id: number;
+                    is_stream: boolean;
+                    model_name: string;
+                    /** @description JSON with ratios, first-response time, mapping and (for admins) the channels tried. */
+                    other: string;
+                    /** Format: int64 */
+                    prompt_tokens: number;
+                    /** Format: int64 */
+                    quota: number;
+                    request_id: string;
+                    /** Format: int64 */
+                    token_id: number;
+                    token_name: string;
+                    /**
+                     * Format: int64
+                     * @description 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in.
+                     */
+                    type: number;
+                    /**
+                     * Format: int64
+                     * @description Seconds the request took.
+                     */
+                    use_time: number;
+                    /** Format: int64 */
+                    user_id: number;
+                    username: string;
                 }[];
                 /** Format: int64 */
                 page: number;
@@ -1770,6 +1960,25 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_Vec_ModelPoint: {
+            data?: {
+                /** Format: int64 */
+                count: number;
+                /**
+                 * Format: int64
+                 * @description Start of the hour (epoch seconds).
+                 */
+                created_at: number;
+                model_name: string;
+                /** Format: int64 */
+                quota: number;
+                /** Format: int64 */
+                token_used: number;
+            }[];
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_Vec_OptionEntry: {
             data?: {
                 key: string;
@@ -1834,6 +2043,22 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_Vec_UserPoint: {
+            data?: {
+                /** Format: int64 */
+                count: number;
+                /** Format: int64 */
+                created_at: number;
+                /** Format: int64 */
+                quota: number;
+                /** Format: int64 */
+                token_used: number;
+                username: string;
+            }[];
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_Vec_i64: {
             data?: number[];
             message: string;
@@ -1877,6 +2102,66 @@ export interface components {
         IdsRequest: {
             ids?: number[];
         };
+        /** @description Totals of the filtered logs. */
+        LogStats: {
+            /**
+             * Format: int64
+             * @description Quota consumed by the matching records.
+             */
+            quota: number;
+            /**
+             * Format: int64
+             * @description Requests of the last 60 seconds.
+             */
+            rpm: number;
+            /**
+             * Format: int64
+             * @description Tokens of the last 60 seconds.
+             */
+            tpm: number;
+        };
+        /** @description A log record. */
+        LogView: {
+            /**
+             * Format: int64
+             * @description Channel id (0 in the caller's own logs).
+             */
+            channel: number;
+            channel_name: string;
+            /** Format: int64 */
+            completion_tokens: number;
+            content: string;
+            /** Format: int64 */
+            created_at: number;
+            group: string;
+            /** Format: int64 */
+            id: number;
+            is_stream: boolean;
+            model_name: string;
+            /** @description JSON with ratios, first-response time, mapping and (for admins) the channels tried. */
+            other: string;
+            /** Format: int64 */
+            prompt_tokens: number;
+            /** Format: int64 */
+            quota: number;
+            request_id: string;
+            /** Format: int64 */
+            token_id: number;
+            token_name: string;
+            /**
+             * Format: int64
+             * @description 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in.
+             */
+            type: number;
+            /**
+             * Format: int64
+             * @description Seconds the request took.
+             */
+            use_time: number;
+            /** Format: int64 */
+            user_id: number;
+            username: string;
+        };
         /** @description Sign-in form. */
         LoginRequest: {
             password?: string;
@@ -1904,6 +2189,21 @@ export interface components {
         /** @description A model known to the system. */
         ModelItem: {
             id: string;
+        };
+        /** @description One hour of consumption of a model. */
+        ModelPoint: {
+            /** Format: int64 */
+            count: number;
+            /**
+             * Format: int64
+             * @description Start of the hour (epoch seconds).
+             */
+            created_at: number;
+            model_name: string;
+            /** Format: int64 */
+            quota: number;
+            /** Format: int64 */
+            token_used: number;
         };
         /** @description One option. */
         OptionEntry: {
@@ -2199,6 +2499,18 @@ export interface components {
             quota?: number | null;
             remark?: string | null;
             username?: string | null;
+        };
+        /** @description One hour of consumption of a user. */
+        UserPoint: {
+            /** Format: int64 */
+            count: number;
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            quota: number;
+            /** Format: int64 */
+            token_used: number;
+            username: string;
         };
         /** @description Notification and pricing preferences of the caller (stored as the user's `setting` JSON). */
         UserSetting: {
@@ -2912,6 +3224,102 @@ export interface operations {
             };
         };
     };
+    all_by_model: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                /** @description Admin only: one user's data. */
+                username: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ModelPoint"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    own_by_model: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                /** @description Admin only: one user's data. */
+                username: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ModelPoint"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    all_by_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                /** @description Admin only: one user's data. */
+                username: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_UserPoint"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     list_groups: {
         parameters: {
             query?: never;
@@ -2936,6 +3344,192 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    list_logs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in. */
+                type: number | null;
+                username: string | null;
+                token_name: string | null;
+                model_name: string | null;
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                channel: number | null;
+                group: string | null;
+                request_id: string | null;
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_LogView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    delete_logs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                target_timestamp: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description how many were deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    list_own_logs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in. */
+                type: number | null;
+                username: string | null;
+                token_name: string | null;
+                model_name: string | null;
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                channel: number | null;
+                group: string | null;
+                request_id: string | null;
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_LogView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    own_log_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in. */
+                type: number | null;
+                username: string | null;
+                token_name: string | null;
+                model_name: string | null;
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                channel: number | null;
+                group: string | null;
+                request_id: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LogStats"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    log_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in. */
+                type: number | null;
+                username: string | null;
+                token_name: string | null;
+                model_name: string | null;
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                channel: number | null;
+                group: string | null;
+                request_id: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LogStats"];
                 };
             };
             403: {

@@ -6,9 +6,11 @@ pub mod auth;
 pub mod channel_ops;
 pub mod channels;
 pub mod console;
+pub mod data;
 pub mod envelope;
 pub mod extract;
 pub mod gate;
+pub mod logs;
 pub mod me;
 pub mod options;
 pub mod redemptions;
@@ -34,7 +36,8 @@ use crate::state::AppState;
     tags(
         (name = "setup"), (name = "status"), (name = "account"), (name = "self"),
         (name = "users"), (name = "options"), (name = "tokens"),
-        (name = "redemptions"), (name = "wallet"), (name = "channels")
+        (name = "redemptions"), (name = "wallet"), (name = "channels"), (name = "logs"),
+        (name = "dashboard")
     )
 )]
 struct ApiDoc;
@@ -81,6 +84,13 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(channel_ops::update_all_balances))
         .routes(routes!(channel_ops::fetch_saved_models))
         .routes(routes!(channel_ops::fetch_unsaved_models))
+        .routes(routes!(logs::list_logs, logs::delete_logs))
+        .routes(routes!(logs::list_own_logs))
+        .routes(routes!(logs::log_stats))
+        .routes(routes!(logs::own_log_stats))
+        .routes(routes!(data::all_by_model))
+        .routes(routes!(data::all_by_user))
+        .routes(routes!(data::own_by_model))
         .routes(routes!(channels::search_channels))
         .routes(routes!(channels::get_channel))
         .routes(routes!(channels::delete_channel))

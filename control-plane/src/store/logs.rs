@@ -1,4 +1,5 @@
-//! The `logs` table: records of consumption, top-ups, management and system events.
+//! The `logs` table: records of consumption, top-ups, management and system events; lists,
+//! stats and deletion.
 
 use super::now;
 
@@ -39,4 +40,154 @@ where
     .execute(executor)
     .await?;
     Ok(())
+}
+
+/// A log row as stored, with the channel's name joined in.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LogRecord {
+    pub id: i64,
+    pub user_id: i64,
+    pub created_at: i64,
+    #[sqlx(rename = "type")]
+    pub kind: i64,
+    pub content: String,
+    pub username: String,
+    pub token_name: String,
+    pub model_name: String,
+    pub quota: i64,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    pub use_time: i64,
+    pub is_stream: i64,
+    pub channel_id: i64,
+    pub channel_name: Option<String>,
+    pub token_id: i64,
+    pub group: String,
+    pub ip: String,
+    pub request_id: Option<String>,
+    pub other: String,
+}
+
+/// Filters of the log list and stats; `user_id` scopes to one user.
+#[derive(Debug, Default, Clone)]
+pub struct LogFilter {
+    pub user_id: Option<i64>,
+    pub kind: Option<i64>,
+    pub username: Option<String>,
+    pub token_name: Option<String>,
+    pub model_name: Option<String>,
+    pub start: Option<i64>,
+    pub end: Option<i64>,
+    pub channel_id: Option<i64>,
+    pub group: Option<String>,
+    pub request_id: Option<String>,
+}
+
+fn push_log_filter(q: &mut super::dynamic::DynQuery, f: &LogFilter) {
+    if let Some(v) = f.user_id {
+        q.push(" AND l.user_id = ").bind_int(v);
+    }
+    if let Some(v) = f.kind.filter(|k| *k != 0) {
+        q.push(" AND l.type = ").bind_int(v);
+    }
+    let text = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    if let Some(v) = text(&f.username) {
+        q.push(" AND l.username = ").bind_text(v);
+    }
+    if let Some(v) = text(&f.token_name) {
+        q.push(" AND l.token_name = ").bind_text(v);
+    }
+    if let Some(v) = text(&f.model_name) {
+        q.push(" AND l.model_name LIKE ")
+            .bind_text(format!("%{}%", super::users::escape_like(&v)))
+            .push(" ESCAPE '\\'");
+    }
+    if let Some(v) = f.start.filter(|s| *s > 0) {
+        q.push(" AND l.created_at >= ").bind_int(v);
+    }
+    if let Some(v) = f.end.filter(|e| *e > 0) {
+        q.push(" AND l.created_at <= ").bind_int(v);
+    }
+    if let Some(v) = f.channel_id.filter(|c| *c != 0) {
+        q.push(" AND l.channel_id = ").bind_int(v);
+    }
+    if let Some(v) = text(&f.group) {
+        q.push(" AND l.\"group\" = ").bind_text(v);
+    }
+    if let Some(v) = text(&f.request_id) {
+        q.push(" AND l.request_id = ").bind_text(v);
+    }
+}
+
+/// One page of logs, newest first, and the total matching.
+pub async fn list(
+    db: &super::Db,
+    f: &LogFilter,
+    offset: i64,
+    limit: i64,
+) -> Result<(Vec<LogRecord>, i64), sqlx::Error> {
+    use sqlx::Row;
+    let mut count = super::dynamic::DynQuery::new("SELECT COUNT(*) AS n FROM logs l WHERE 1 = 1");
+    push_log_filter(&mut count, f);
+    let total: i64 = count.build().fetch_one(&db.pool).await?.try_get("n")?;
+    let mut page = super::dynamic::DynQuery::new(
+        "SELECT l.id, l.user_id, l.created_at, l.type, l.content, l.username, l.token_name, \
+         l.model_name, l.quota, l.prompt_tokens, l.completion_tokens, l.use_time, l.is_stream, \
+         l.channel_id, c.name AS channel_name, l.token_id, l.\"group\", l.ip, l.request_id, l.other \
+         FROM logs l LEFT JOIN channels c ON c.id = l.channel_id WHERE 1 = 1",
+    );
+    push_log_filter(&mut page, f);
+    page.push(" ORDER BY l.id DESC LIMIT ")
+        .bind_int(limit)
+        .push(" OFFSET ")
+        .bind_int(offset);
+    let items = page.build_as::<LogRecord>().fetch_all(&db.pool).await?;
+    Ok((items, total))
+}
+
+/// Totals over the filter: quota of consumption records; requests and tokens of the last minute.
+pub async fn stats(
+    db: &super::Db,
+    f: &LogFilter,
+    now: i64,
+) -> Result<(i64, i64, i64), sqlx::Error> {
+    use sqlx::Row;
+    let mut quota = super::dynamic::DynQuery::new(
+        "SELECT CAST(COALESCE(SUM(l.quota), 0) AS BIGINT) AS q FROM logs l WHERE l.type = 2",
+    );
+    push_log_filter(
+        &mut quota,
+        &LogFilter {
+            kind: None,
+            ..f.clone()
+        },
+    );
+    let quota: i64 = quota.build().fetch_one(&db.pool).await?.try_get("q")?;
+    let recent = LogFilter {
+        kind: None,
+        start: Some(now - 60),
+        end: None,
+        ..f.clone()
+    };
+    let mut minute = super::dynamic::DynQuery::new(
+        "SELECT COUNT(*) AS r, CAST(COALESCE(SUM(l.prompt_tokens + l.completion_tokens), 0) AS BIGINT) AS t \
+         FROM logs l WHERE l.type = 2",
+    );
+    push_log_filter(&mut minute, &recent);
+    let row = minute.build().fetch_one(&db.pool).await?;
+    Ok((quota, row.try_get("r")?, row.try_get("t")?))
+}
+
+/// Deletes records created before `before`; returns how many.
+pub async fn delete_before(db: &super::Db, before: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM logs WHERE created_at < $1")
+        .bind(before)
+        .execute(&db.pool)
+        .await?;
+    Ok(done.rows_affected())
 }

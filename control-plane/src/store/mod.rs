@@ -7,6 +7,7 @@ pub mod checkins;
 pub mod dynamic;
 pub mod logs;
 pub mod options;
+pub mod quota_data;
 pub mod redemptions;
 pub mod sessions;
 pub mod setup;

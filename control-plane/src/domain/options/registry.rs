@@ -164,6 +164,8 @@ pub static REGISTRY: &[OptionSpec] = &[
     opt("SensitiveWords", "", OptionKind::SensitiveWords),
     // Logs and data dashboard.
     flag("LogConsumeEnabled", true),
+    // Days of logs to keep; 0 keeps them all.
+    int("LogRetentionDays", "0", 0),
     flag("LogChatContentEnabled", false),
     flag("DataExportEnabled", true),
     int("DataExportInterval", "5", 1),

@@ -1,0 +1,327 @@
+//! Usage logs (filters, admin vs. own view, stats, deletion, retention) and dashboard roll-ups.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{Session, TestApp};
+use serde_json::json;
+
+struct Row<'a> {
+    user: &'a Session,
+    username: &'a str,
+    age: i64,
+    kind: i64,
+    model: &'a str,
+    token: &'a str,
+    channel: i64,
+    group: &'a str,
+    quota: i64,
+    tokens: (i64, i64),
+}
+
+async fn insert(app: &TestApp, r: Row<'_>) {
+    let now = control_plane::store::now();
+    sqlx::query(
+        "INSERT INTO logs (user_id, created_at, type, username, token_name, model_name, quota, prompt_tokens, \
+         completion_tokens, channel_id, \"group\", request_id, other) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+    )
+    .bind(r.user.user_id)
+    .bind(now - r.age)
+    .bind(r.kind)
+    .bind(r.username)
+    .bind(r.token)
+    .bind(r.model)
+    .bind(r.quota)
+    .bind(r.tokens.0)
+    .bind(r.tokens.1)
+    .bind(r.channel)
+    .bind(r.group)
+    .bind(format!("req-{}-{}", r.username, r.age))
+    .bind(json!({"model_ratio": 1.25, "admin_info": {"use_channel": [r.channel]}}).to_string())
+    .execute(&app.db().pool)
+    .await
+    .unwrap();
+}
+
+async fn logs_filters_views_and_stats(app: &TestApp) {
+    let root = app.root().await;
+    let alice = app.user(&root, "alice").await;
+    let bob = app.user(&root, "bob").await;
+    sqlx::query(
+        "INSERT INTO channels (id, name, key_enc, models) VALUES (7, 'primary', '', 'gpt-4o')",
+    )
+    .execute(&app.db().pool)
+    .await
+    .unwrap();
+    for (user, name, age, model, channel, quota) in [
+        (&alice, "alice", 10, "gpt-4o", 7, 100),
+        (&alice, "alice", 20, "gpt-4o-mini", 8, 50),
+        (&alice, "alice", 7200, "gpt-4o", 7, 300),
+        (&bob, "bob", 30, "claude-sonnet-4", 7, 1000),
+    ] {
+        insert(
+            app,
+            Row {
+                user,
+                username: name,
+                age,
+                kind: 2,
+                model,
+                token: "ci",
+                channel,
+                group: "default",
+                quota,
+                tokens: (10, 5),
+            },
+        )
+        .await;
+    }
+    insert(
+        app,
+        Row {
+            user: &alice,
+            username: "alice",
+            age: 5,
+            kind: 1,
+            model: "",
+            token: "",
+            channel: 0,
+            group: "",
+            quota: 9999,
+            tokens: (0, 0),
+        },
+    )
+    .await;
+
+    let all = app
+        .get("/api/log/?p=1&page_size=10")
+        .signed_in(&root)
+        .send()
+        .await;
+    assert!(all.data()["total"].as_i64().unwrap() >= 5);
+    let first = &all.data()["items"][0];
+    assert!(first.get("type").is_some() && first.get("channel_name").is_some());
+    let by_channel = app
+        .get("/api/log/?channel=7&type=2")
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(by_channel.data()["total"], json!(3));
+    assert_eq!(
+        by_channel.data()["items"][0]["channel_name"],
+        json!("primary")
+    );
+    let by_user = app
+        .get("/api/log/?username=bob")
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(by_user.data()["total"], json!(1));
+    let by_model = app
+        .get("/api/log/?model_name=gpt-4o&type=2")
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(
+        by_model.data()["total"],
+        json!(3),
+        "model filter matches by part of the name"
+    );
+    let now = control_plane::store::now();
+    let by_time = app
+        .get(&format!(
+            "/api/log/?type=2&start_timestamp={}&end_timestamp={}",
+            now - 60,
+            now + 60
+        ))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(by_time.data()["total"], json!(3));
+    let by_request = app
+        .get("/api/log/?request_id=req-bob-30")
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(by_request.data()["total"], json!(1));
+
+    let own = app
+        .get("/api/log/self/?type=2&username=bob&channel=8")
+        .signed_in(&alice)
+        .send()
+        .await;
+    assert_eq!(
+        own.data()["total"],
+        json!(3),
+        "own logs only; username and channel ignored"
+    );
+    let item = &own.data()["items"][0];
+    assert_eq!(item["channel"], json!(0));
+    assert!(
+        !item["other"].as_str().unwrap().contains("admin_info"),
+        "channel details stay with admins"
+    );
+    assert!(item["other"].as_str().unwrap().contains("model_ratio"));
+
+    let stats = app
+        .get("/api/log/stat?type=2")
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(stats.data(), &json!({"quota": 1450, "rpm": 3, "tpm": 45}));
+    let own_stats = app.get("/api/log/self/stat").signed_in(&alice).send().await;
+    assert_eq!(
+        own_stats.data(),
+        &json!({"quota": 450, "rpm": 2, "tpm": 30})
+    );
+
+    app.delete("/api/log/")
+        .signed_in(&root)
+        .send()
+        .await
+        .assert_rejected("choose the time before which logs are deleted");
+    let removed = app
+        .delete(&format!("/api/log/?target_timestamp={}", now - 3600))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(removed.data(), &json!(1), "only the two-hour-old record");
+    let admin = app.admin(&root, "admin").await;
+    let refused = app
+        .delete(&format!("/api/log/?target_timestamp={now}"))
+        .signed_in(&admin)
+        .send()
+        .await;
+    assert_eq!(
+        refused.status,
+        axum::http::StatusCode::FORBIDDEN,
+        "deleting logs is for the super admin"
+    );
+}
+
+async fn retention_deletes_old_logs(app: &TestApp) {
+    let root = app.root().await;
+    let user = app.user(&root, "old").await;
+    for age in [10, 3 * 86_400] {
+        insert(
+            app,
+            Row {
+                user: &user,
+                username: "old",
+                age,
+                kind: 2,
+                model: "m",
+                token: "t",
+                channel: 0,
+                group: "default",
+                quota: 1,
+                tokens: (1, 1),
+            },
+        )
+        .await;
+    }
+    assert_eq!(
+        control_plane::jobs::apply_log_retention(&app.state)
+            .await
+            .unwrap(),
+        0,
+        "0 keeps everything"
+    );
+    app.set_option("LogRetentionDays", "2").await;
+    assert_eq!(
+        control_plane::jobs::apply_log_retention(&app.state)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        app.get("/api/log/self/")
+            .signed_in(&user)
+            .send()
+            .await
+            .data()["total"],
+        json!(1)
+    );
+}
+
+async fn dashboard_rollups(app: &TestApp) {
+    let root = app.root().await;
+    let carol = app.user(&root, "carol").await;
+    let dave = app.user(&root, "dave").await;
+    let hour = control_plane::store::now() / 3600 * 3600;
+    for (user, name, model, at, quota, tokens) in [
+        (&carol, "carol", "gpt-4o", hour, 100, 10),
+        (&carol, "carol", "gpt-4o", hour, 50, 5),
+        (&carol, "carol", "gpt-4o-mini", hour - 3600, 7, 1),
+        (&dave, "dave", "gpt-4o", hour, 1000, 100),
+    ] {
+        control_plane::store::quota_data::add(
+            &app.db().pool,
+            user.user_id,
+            name,
+            model,
+            at,
+            quota,
+            tokens,
+        )
+        .await
+        .unwrap();
+    }
+    let start = hour - 7200;
+    let end = hour + 60;
+    let by_model = app
+        .get(&format!(
+            "/api/data/?start_timestamp={start}&end_timestamp={end}"
+        ))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(
+        by_model.data(),
+        &json!([
+            {"model_name": "gpt-4o-mini", "created_at": hour - 3600, "count": 1, "quota": 7, "token_used": 1},
+            {"model_name": "gpt-4o", "created_at": hour, "count": 3, "quota": 1150, "token_used": 115}
+        ])
+    );
+    let one_user = app
+        .get(&format!(
+            "/api/data/?start_timestamp={start}&end_timestamp={end}&username=dave"
+        ))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(one_user.data()[0]["quota"], json!(1000));
+    let by_user = app
+        .get(&format!(
+            "/api/data/users?start_timestamp={start}&end_timestamp={end}"
+        ))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(by_user.data().as_array().unwrap().len(), 3);
+    let own = app
+        .get(&format!(
+            "/api/data/self?start_timestamp={start}&end_timestamp={end}"
+        ))
+        .signed_in(&carol)
+        .send()
+        .await;
+    assert_eq!(
+        own.data()[1],
+        json!({"model_name": "gpt-4o", "created_at": hour, "count": 2, "quota": 150, "token_used": 15})
+    );
+    app.get(&format!(
+        "/api/data/self?start_timestamp={}&end_timestamp={end}",
+        end - 31 * 86_400
+    ))
+    .signed_in(&carol)
+    .send()
+    .await
+    .assert_rejected("the time range cannot be longer than 30 days");
+}
+
+on_both_backends!(
+    logs_filters_views_and_stats,
+    retention_deletes_old_logs,
+    dashboard_rollups
+);
