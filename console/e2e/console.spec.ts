@@ -428,6 +428,34 @@ test('a settings change is saved and reflected in /api/status', async ({ page })
   await expect(page.getByTestId('top-bar')).toContainText(SYSTEM_NAME);
 });
 
+test('top bar and footer follow the options: docs link, self-use badge, sanitised footer', async ({ page, browser }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await setOptions(page, {
+    'general_setting.docs_link': 'https://docs.example/guide',
+    SelfUseModeEnabled: 'true',
+    Footer:
+      '<a href="https://footer.example/">Footer link</a><script>window.__pwned = true</script><img src="x" onerror="window.__pwned = true">',
+  });
+  const visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  try {
+    const guest = await visitor.newPage();
+    await guest.addInitScript(() => window.localStorage.setItem('language', 'en'));
+    await guest.goto('/login');
+    const top = guest.getByTestId('top-bar');
+    await expect(top.getByRole('link', { name: 'Docs' })).toHaveAttribute('href', 'https://docs.example/guide');
+    await expect(top.getByText('Self-use mode')).toBeVisible();
+    await expect(top.getByRole('button', { name: 'Register' })).toHaveCount(0);
+    const footer = guest.getByTestId('footer');
+    await expect(footer.getByRole('link', { name: 'Footer link' })).toHaveAttribute('href', 'https://footer.example/');
+    await expect(footer.locator('script, [onerror]')).toHaveCount(0);
+    expect(await guest.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+  } finally {
+    await visitor.close();
+    await setOptions(page, { 'general_setting.docs_link': '', SelfUseModeEnabled: 'false', Footer: '' });
+  }
+});
+
 test('language switch changes the UI to Chinese and back', async ({ page }) => {
   await useLanguage(page, 'en');
   await login(page);
