@@ -15,6 +15,11 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { outputFolder: 'playwright-report', open: 'never' }]],
+  // First-run setup creates the root account every other file signs in with.
+  projects: [
+    { name: 'setup', testMatch: /setup\.spec\.ts$/ },
+    { name: 'console', testIgnore: /setup\.spec\.ts$/, dependencies: ['setup'] },
+  ],
   use: {
     baseURL: process.env.E2E_BASE_URL,
     viewport: { width: 1280, height: 800 },

@@ -1,0 +1,33 @@
+/** Shared e2e helpers and fixtures: the root account, sign-in, language, options. */
+import { expect, type Page } from '@playwright/test';
+
+export const ROOT = { username: 'root', password: 'e2e-root-pass' };
+export const SHOTS = 'e2e-artifacts/screenshots';
+
+export async function useLanguage(page: Page, lang: 'en' | 'zh-CN') {
+  await page.addInitScript((l) => window.localStorage.setItem('language', l), lang);
+}
+
+export async function login(page: Page) {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(ROOT.username);
+  await page.getByTestId('login-password').fill(ROOT.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+}
+
+export async function confirmPopover(page: Page) {
+  await page
+    .locator('.ant-popconfirm')
+    .last()
+    .getByRole('button', { name: /^(OK|确 ?定)$/ })
+    .click();
+}
+
+/** Sets options as root (the page must be signed in as root). */
+export async function setOptions(page: Page, options: Record<string, string>) {
+  for (const [key, value] of Object.entries(options)) {
+    const r = await (await page.request.put('/api/option/', { data: { key, value }, headers: { 'New-Api-User': '1' } })).json();
+    expect(r.success, `${key}: ${r.message}`).toBe(true);
+  }
+}

@@ -1,0 +1,38 @@
+/** Shell: language switch, SPA fallback served by the control plane, sidebar collapse. */
+import { expect, test } from '@playwright/test';
+import { login, useLanguage } from './helpers';
+
+test('language switch changes the UI to Chinese and back', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await page.goto('/user');
+  await expect(page.getByText('Manage users', { exact: true })).toBeVisible();
+  await page.getByTestId('language-menu').hover();
+  await page.getByTestId('lang-zh-CN').click();
+  await expect(page.getByText('管理用户', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('sidebar-menu')).toContainText('用户管理');
+  await page.getByTestId('language-menu').hover();
+  await page.getByTestId('lang-en').click();
+  await expect(page.getByText('Manage users', { exact: true })).toBeVisible();
+});
+
+test('the control plane serves the console: SPA fallback, /assets misses are 404', async ({ request }) => {
+  const spa = await request.get('/user/edit/1');
+  expect(spa.status()).toBe(200);
+  expect(spa.headers()['content-type']).toContain('text/html');
+  expect((await request.get('/assets/no-such-file.js')).status()).toBe(404);
+});
+
+test('the sidebar collapses and the choice is stored', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await page.goto('/user');
+  const sider = page.getByTestId('sidebar');
+  const wide = (await sider.boundingBox())!.width;
+  await page.getByTestId('sidebar-toggle').click();
+  await expect.poll(async () => (await sider.boundingBox())!.width).toBeLessThan(wide);
+  expect(await page.evaluate(() => window.localStorage.getItem('default_collapse_sidebar'))).toBe('true');
+  await page.reload();
+  await expect.poll(async () => (await page.getByTestId('sidebar').boundingBox())!.width).toBeLessThan(wide);
+  await page.getByTestId('sidebar-toggle').click();
+});

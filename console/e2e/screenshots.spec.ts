@@ -1,0 +1,51 @@
+/** Screenshots of the main screens in both languages (e2e-artifacts/screenshots/<lang>/). */
+import { expect, test } from '@playwright/test';
+import { SHOTS, login, useLanguage } from './helpers';
+
+for (const lang of ['en', 'zh-CN'] as const) {
+  test(`screenshots (${lang})`, async ({ page }) => {
+    await useLanguage(page, lang);
+    const shot = async (name: string) => {
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: `${SHOTS}/${lang}/${name}.png`, fullPage: true });
+    };
+    await page.goto('/login?expired=true');
+    await expect(page.getByTestId('expired-alert')).toBeVisible();
+    await shot('login');
+    await page.goto('/register');
+    await shot('register');
+    await login(page);
+    await page.goto('/user');
+    await expect(page.locator('tbody tr.ant-table-row').first()).toBeVisible();
+    await shot('users');
+    await page.getByTestId('theme-toggle').click();
+    await shot('users-dark');
+    await page.getByTestId('theme-toggle').click();
+    await page.goto('/user/edit/1');
+    await expect(page.getByTestId('edit-user-submit')).toBeVisible();
+    await shot('user-edit');
+    await page.goto('/personal');
+    await expect(page.getByTestId('account-card')).toBeVisible();
+    await shot('personal');
+    await page.goto('/setting?tab=system');
+    await expect(page.getByTestId('panel-general')).toBeVisible();
+    await shot('settings-system');
+    await page.goto('/setting?tab=operation');
+    await expect(page.getByTestId('panel-operation')).toBeVisible();
+    await shot('settings-operation');
+    await page.goto('/no-such-page');
+    await shot('not-found');
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto('/user');
+    await expect(page.locator('tbody tr.ant-table-row').first()).toBeVisible();
+    await expect(page.getByTestId('sidebar')).toHaveCount(0);
+    await shot('users-mobile');
+    await page
+      .getByTestId('top-bar')
+      .getByRole('button', { name: lang === 'en' ? 'Menu' : '菜单' })
+      .click();
+    await expect(page.getByTestId('sidebar-menu')).toBeVisible();
+    await page.waitForTimeout(600); // the drawer slides in
+    await shot('menu-mobile');
+  });
+}
