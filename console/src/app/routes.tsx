@@ -1,5 +1,5 @@
 /** The route table (spec 3 §2.1) with each route's guard. */
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { Guard, type GuardLevel } from './Guard';
 import { AppLayout } from '../features/layout/AppLayout';
@@ -13,10 +13,12 @@ import { RegisterPage } from '../features/auth/RegisterPage';
 import { ResetRequestPage } from '../features/auth/ResetRequestPage';
 import { ResetConfirmPage } from '../features/auth/ResetConfirmPage';
 import { OAuthCallbackPage } from '../features/auth/OAuthCallbackPage';
-import { UsersPage } from '../features/users/UsersPage';
-import { PersonalPage } from '../features/personal/PersonalPage';
-import { SettingsPage } from '../features/settings/SettingsPage';
 import { placeholders } from './messages';
+
+// The signed-in screens load on first visit, in their own chunks.
+const UsersPage = lazy(() => import('../features/users/UsersPage').then((m) => ({ default: m.UsersPage })));
+const PersonalPage = lazy(() => import('../features/personal/PersonalPage').then((m) => ({ default: m.PersonalPage })));
+const SettingsPage = lazy(() => import('../features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 export interface AppRoute {
   path: string;

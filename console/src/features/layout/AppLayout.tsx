@@ -1,6 +1,6 @@
-import { Button, Drawer, Layout, theme as antdTheme } from 'antd';
+import { Button, Drawer, Layout, Spin, theme as antdTheme } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector, useCurrentUser } from '../../app/hooks';
@@ -70,7 +70,9 @@ export function AppLayout() {
           </Drawer>
         )}
         <Layout.Content style={{ padding: isMobile ? 8 : 24 }}>
-          <Outlet />
+          <Suspense fallback={<Spin style={{ display: 'block', margin: '64px auto' }} />}>
+            <Outlet />
+          </Suspense>
         </Layout.Content>
       </Layout>
       <AppFooter />
