@@ -1,5 +1,6 @@
 //! Control plane of the AI model API gateway: owns the database (PostgreSQL, or SQLite when
-//! embedded), serves the console's REST API (`/api/*`) and the built console.
+//! embedded), serves the console's REST API (`/api/*`), the built console and the gRPC services
+//! gateways use (config push, usage reporting) on the same port.
 
 pub mod api;
 pub mod domain;
@@ -10,12 +11,18 @@ pub mod outbound;
 pub mod settings;
 pub mod state;
 pub mod store;
+pub mod sync;
 
 use axum::Router;
 use axum::middleware;
 use tower_http::trace::TraceLayer;
 
 use crate::state::AppState;
+
+/// The REST application merged with the gateways' gRPC services (which skip the setup gate).
+pub fn app_with_grpc(state: AppState) -> Router {
+    app(state.clone()).merge(sync::grpc_router(state))
+}
 
 /// The whole HTTP application for `state`: API, setup gate, localised errors, console.
 pub fn app(state: AppState) -> Router {

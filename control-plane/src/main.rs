@@ -86,7 +86,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     tracing::info!(address = %listener.local_addr()?, "control plane listening");
     axum::serve(
         listener,
-        control_plane::app(state).into_make_service_with_connect_info::<SocketAddr>(),
+        control_plane::app_with_grpc(state).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown_signal())
     .await?;

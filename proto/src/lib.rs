@@ -21,6 +21,20 @@ pub mod config {
     }
 }
 
+/// `usage.v1`: usage records reported by gateways in acknowledged batches.
+pub mod usage {
+    /// Version 1 of the usage schema.
+    pub mod v1 {
+        #![allow(clippy::doc_lazy_continuation, missing_docs)]
+        include!(concat!(env!("OUT_DIR"), "/usage.v1.rs"));
+
+        /// Log type of a successful, billed request.
+        pub const LOG_CONSUME: i32 = 2;
+        /// Log type of a failed request.
+        pub const LOG_ERROR: i32 = 5;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -12,6 +12,7 @@ pub mod redemptions;
 pub mod sessions;
 pub mod setup;
 pub mod tokens;
+pub mod usage;
 pub mod users;
 pub mod verification;
 

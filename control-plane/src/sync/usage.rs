@@ -1,0 +1,110 @@
+//! `usage.v1.UsageService`: receives batches of usage records from gateways, commits each in
+//! one transaction and acknowledges it.
+
+use std::pin::Pin;
+
+use proto::usage::v1 as pb;
+use proto::usage::v1::usage_service_server::UsageService;
+use tokio_stream::{Stream, StreamExt};
+use tonic::{Request, Response, Status, Streaming};
+
+use crate::state::AppState;
+use crate::store::usage::{self, UsageRow};
+
+/// The usage service over the application state.
+#[derive(Clone)]
+pub struct UsageApi {
+    state: AppState,
+}
+
+impl UsageApi {
+    pub fn new(state: AppState) -> Self {
+        UsageApi { state }
+    }
+}
+
+/// Converts a wire record into a row to store.
+pub fn to_row(r: pb::UsageRecord) -> UsageRow {
+    UsageRow {
+        request_id: r.request_id,
+        created_at: r.created_at,
+        kind: i64::from(r.r#type),
+        user_id: r.user_id,
+        username: r.username,
+        token_id: r.token_id,
+        token_name: r.token_name,
+        group: r.group,
+        model_name: r.model_name,
+        channel_id: r.channel_id,
+        use_time: r.use_time,
+        is_stream: r.is_stream,
+        prompt_tokens: r.prompt_tokens,
+        completion_tokens: r.completion_tokens,
+        quota: r.quota,
+        content: r.content,
+        other: r.other,
+        ip: r.ip,
+    }
+}
+
+type AckStream = Pin<Box<dyn Stream<Item = Result<pb::ReportAck, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl UsageService for UsageApi {
+    type ReportStream = AckStream;
+
+    async fn report(
+        &self,
+        request: Request<Streaming<pb::ReportBatch>>,
+    ) -> Result<Response<Self::ReportStream>, Status> {
+        Ok(Response::new(commit_batches(
+            self.state.clone(),
+            request.into_inner(),
+        )))
+    }
+}
+
+/// Commits batches one after another and yields an ack for each; a database error ends the
+/// stream with `unavailable`, so the gateway resends what was not acknowledged.
+fn commit_batches(state: AppState, mut batches: Streaming<pb::ReportBatch>) -> AckStream {
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<pb::ReportAck, Status>>(16);
+    tokio::spawn(async move {
+        while let Some(item) = batches.next().await {
+            let batch = match item {
+                Ok(batch) => batch,
+                Err(status) => {
+                    tracing::debug!(code = ?status.code(), "usage stream ended by the gateway");
+                    return;
+                }
+            };
+            let batch_id = batch.batch_id;
+            let gateway_id = batch.gateway_id;
+            let rows: Vec<UsageRow> = batch.records.into_iter().map(to_row).collect();
+            let reply = match usage::ingest(state.db(), &rows).await {
+                Ok(outcome) => {
+                    tracing::debug!(
+                        gateway_id,
+                        batch_id,
+                        inserted = outcome.inserted,
+                        duplicates = outcome.duplicates,
+                        "usage batch committed"
+                    );
+                    Ok(pb::ReportAck {
+                        batch_id,
+                        inserted: outcome.inserted,
+                        duplicates: outcome.duplicates,
+                    })
+                }
+                Err(err) => {
+                    tracing::warn!(gateway_id, batch_id, error = %err, "usage batch not committed");
+                    Err(Status::unavailable("usage batch not committed"))
+                }
+            };
+            let failed = reply.is_err();
+            if tx.send(reply).await.is_err() || failed {
+                return;
+            }
+        }
+    });
+    Box::pin(tokio_stream::wrappers::ReceiverStream::new(rx))
+}
