@@ -233,6 +233,11 @@ pub enum Msg {
     DashboardRangeTooLong {
         days: i64,
     },
+    TopupAmountTooSmall {
+        min: i64,
+    },
+    OnlineTopupDisabled,
+    PaymentMethodInvalid,
     TooManyRequests,
     Internal,
 }
@@ -370,6 +375,9 @@ impl Msg {
             Msg::KeyRequiredForModels => ("a new channel needs a key before models can be fetched".into(), "新建渠道需要先填写密钥才能获取模型列表".into()),
             Msg::TargetTimestampRequired => ("choose the time before which logs are deleted".into(), "请选择日志清理时间".into()),
             Msg::DashboardRangeTooLong { days } => (format!("the time range cannot be longer than {days} days").into(), format!("时间跨度不能超过 {days} 天").into()),
+            Msg::TopupAmountTooSmall { min } => (format!("the top-up amount cannot be less than {min}").into(), format!("充值数量不能小于 {min}").into()),
+            Msg::OnlineTopupDisabled => ("the administrator has not enabled online top-up".into(), "管理员未开启在线充值".into()),
+            Msg::PaymentMethodInvalid => ("the payment method must be zfb (Alipay) or wx (WeChat Pay)".into(), "支付方式只能是 zfb（支付宝）或 wx（微信）".into()),
             Msg::TooManyRequests => ("too many requests, try again later".into(), "请求过于频繁，请稍后再试".into()),
             Msg::Internal => ("internal server error, contact the administrator".into(), "服务器内部错误，请联系管理员".into()),
         };

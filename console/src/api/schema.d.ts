@@ -436,6 +436,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["models_by_type"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/models/unset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["unset_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/oauth/email/bind": {
         parameters: {
             query?: never;
@@ -495,6 +527,38 @@ export interface paths {
         };
         get: operations["list_options"];
         put: operations["update_option"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/option/rest_model_ratio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reset_model_ratios"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_pricing"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -790,6 +854,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/amount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["amount_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/check_in": {
         parameters: {
             query?: never;
@@ -814,6 +894,26 @@ export interface paths {
             cookie?: never;
         };
         get: operations["check_in_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/epay/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's notification: checked, then the order is credited once. Answers `success`
+         *     (the provider stops retrying) or `fail`.
+         */
+        get: operations["epay_notify"];
         put?: never;
         post?: never;
         delete?: never;
@@ -880,6 +980,22 @@ export interface paths {
         get: operations["get_models"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["pay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1005,9 +1121,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        get: operations["all_topups"];
         put?: never;
         post: operations["redeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/topup/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["own_topups"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1241,6 +1373,14 @@ export interface components {
                     /** Format: double */
                     ratio: number;
                 };
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_BTreeMap_String_Vec_String: {
+            data?: {
+                [key: string]: string[];
             };
             message: string;
             success: boolean;
@@ -1609,6 +1749,37 @@ export interface components {
                     unlimited_quota: boolean;
                     /** Format: int64 */
                     used_quota: number;
+                    /** Format: int64 */
+                    user_id: number;
+                }[];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                page_size: number;
+                /** Format: int64 */
+                total: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_Page_TopUpView: {
+            /** @description One page of a list. */
+            data?: {
+                items: {
+                    /** Format: int64 */
+                    amount: number;
+                    /** Format: int64 */
+                    complete_time: number;
+                    /** Format: int64 */
+                    create_time: number;
+                    /** Format: int64 */
+                    id: number;
+                    /** Format: double */
+                    money: number;
+                    payment_method: string;
+                    status: string;
+                    trade_no: string;
                     /** Format: int64 */
                     user_id: number;
                 }[];
@@ -2215,6 +2386,50 @@ export interface components {
             key: string;
             value: string;
         };
+        /** @description What the browser submits to the payment provider. */
+        PayReply: {
+            /** @description Form fields to post to `url`. */
+            data: {
+                [key: string]: string;
+            };
+            message: string;
+            success: boolean;
+            url: string;
+        };
+        /** @description How a model is billed and in which groups it is available. */
+        PricingModel: {
+            /** Format: double */
+            cache_ratio?: number | null;
+            /** Format: double */
+            completion_ratio: number;
+            enable_groups: string[];
+            model_name: string;
+            /**
+             * Format: double
+             * @description USD per request (quota_type 1).
+             */
+            model_price: number;
+            /** Format: double */
+            model_ratio: number;
+            /**
+             * Format: int64
+             * @description 0 per token (ratios), 1 per request (fixed price).
+             */
+            quota_type: number;
+        };
+        /** @description The pricing page's data: models, group ratios, and the groups the viewer may use. */
+        PricingReply: {
+            data: components["schemas"]["PricingModel"][];
+            group_ratio: {
+                [key: string]: number;
+            };
+            message: string;
+            success: boolean;
+            /** @description Group name → description. */
+            usable_group: {
+                [key: string]: string;
+            };
+        };
         /** @description The code to redeem. */
         RedeemRequest: {
             key?: string;
@@ -2480,6 +2695,35 @@ export interface components {
             unlimited_quota: boolean;
             /** Format: int64 */
             used_quota: number;
+            /** Format: int64 */
+            user_id: number;
+        };
+        /** @description How much to buy, and how to pay. */
+        TopUpRequest: {
+            /**
+             * Format: int64
+             * @description Dollars of quota.
+             */
+            amount?: number;
+            /** @description `zfb` (Alipay) or `wx` (WeChat Pay); needed by `/api/user/pay`. */
+            payment_method?: string;
+            top_up_code?: string;
+        };
+        /** @description A top-up order. */
+        TopUpView: {
+            /** Format: int64 */
+            amount: number;
+            /** Format: int64 */
+            complete_time: number;
+            /** Format: int64 */
+            create_time: number;
+            /** Format: int64 */
+            id: number;
+            /** Format: double */
+            money: number;
+            payment_method: string;
+            status: string;
+            trade_no: string;
             /** Format: int64 */
             user_id: number;
         };
@@ -3542,6 +3786,62 @@ export interface operations {
             };
         };
     };
+    models_by_type: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description channel type → models of that type's channels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BTreeMap_String_Vec_String"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    unset_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description models served by channels that have neither a ratio nor a price */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_String"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     bind_email: {
         parameters: {
             query?: never;
@@ -3642,6 +3942,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    reset_model_ratios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    get_pricing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PricingReply"];
                 };
             };
         };
@@ -4397,6 +4743,38 @@ export interface operations {
             };
         };
     };
+    amount_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TopUpRequest"];
+            };
+        };
+        responses: {
+            /** @description the money to pay, e.g. "7.30" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_String"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     check_in: {
         parameters: {
             query?: never;
@@ -4448,6 +4826,28 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EmptyEnvelope"];
                 };
+            };
+        };
+    };
+    epay_notify: {
+        parameters: {
+            query: {
+                out_trade_no: string;
+                trade_status: string;
+                sign: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `success` or `fail` as plain text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4550,6 +4950,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_String"];
+                };
+            };
+        };
+    };
+    pay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TopUpRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayReply"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
         };
@@ -4801,6 +5232,36 @@ export interface operations {
             };
         };
     };
+    all_topups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TopUpView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     redeem: {
         parameters: {
             query?: never;
@@ -4820,6 +5281,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_RedeemResult"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    own_topups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TopUpView"];
                 };
             };
             401: {

@@ -64,7 +64,8 @@ impl FromRequestParts<AppState> for RootCaller {
     }
 }
 
-async fn authenticate(headers: &HeaderMap, state: &AppState) -> Result<Caller, ApiError> {
+/// The caller behind these headers (session cookie or access token, checked against `New-Api-User`).
+pub async fn authenticate(headers: &HeaderMap, state: &AppState) -> Result<Caller, ApiError> {
     let db = state.db();
     let mut user = None;
     if let Some(cookie) = session_cookie(headers) {

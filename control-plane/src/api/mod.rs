@@ -13,10 +13,12 @@ pub mod gate;
 pub mod logs;
 pub mod me;
 pub mod options;
+pub mod pricing;
 pub mod redemptions;
 pub mod setup;
 pub mod status;
 pub mod tokens;
+pub mod topup;
 pub mod users;
 pub mod verification;
 pub mod views;
@@ -37,7 +39,7 @@ use crate::state::AppState;
         (name = "setup"), (name = "status"), (name = "account"), (name = "self"),
         (name = "users"), (name = "options"), (name = "tokens"),
         (name = "redemptions"), (name = "wallet"), (name = "channels"), (name = "logs"),
-        (name = "dashboard")
+        (name = "dashboard"), (name = "pricing")
     )
 )]
 struct ApiDoc;
@@ -91,6 +93,14 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(data::all_by_model))
         .routes(routes!(data::all_by_user))
         .routes(routes!(data::own_by_model))
+        .routes(routes!(pricing::get_pricing))
+        .routes(routes!(pricing::models_by_type))
+        .routes(routes!(pricing::unset_models))
+        .routes(routes!(pricing::reset_model_ratios))
+        .routes(routes!(topup::amount_quote))
+        .routes(routes!(topup::pay))
+        .routes(routes!(topup::epay_notify))
+        .routes(routes!(topup::own_topups))
         .routes(routes!(channels::search_channels))
         .routes(routes!(channels::get_channel))
         .routes(routes!(channels::delete_channel))
@@ -115,7 +125,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(redemptions::delete_disabled))
         .routes(routes!(redemptions::count_by_name))
         .routes(routes!(redemptions::delete_by_name))
-        .routes(routes!(wallet::redeem))
+        .routes(routes!(wallet::redeem, topup::all_topups))
         .routes(routes!(wallet::check_in_status))
         .routes(routes!(wallet::check_in))
         .routes(routes!(wallet::aff_transfer))

@@ -5,6 +5,8 @@ pub mod channels;
 pub mod crypto;
 pub mod options;
 pub mod password;
+pub mod payment;
+pub mod pricing;
 pub mod quota;
 pub mod redemption;
 pub mod roles;

@@ -22,3 +22,15 @@ pub async fn models_for_groups(db: &Db, groups: &[String]) -> Result<Vec<String>
     let rows = query.build().fetch_all(&db.pool).await?;
     rows.iter().map(|row| row.try_get("model")).collect()
 }
+
+/// Every (group, model) pair served by an enabled channel.
+pub async fn enabled_pairs(db: &Db) -> Result<Vec<(String, String)>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT DISTINCT \"group\", model FROM abilities WHERE enabled = 1 ORDER BY model",
+    )
+    .fetch_all(&db.pool)
+    .await?;
+    rows.iter()
+        .map(|row| Ok((row.try_get("group")?, row.try_get("model")?)))
+        .collect()
+}

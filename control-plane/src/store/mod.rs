@@ -4,6 +4,7 @@
 pub mod abilities;
 pub mod channels;
 pub mod checkins;
+pub mod config_changes;
 pub mod dynamic;
 pub mod logs;
 pub mod options;
@@ -12,6 +13,7 @@ pub mod redemptions;
 pub mod sessions;
 pub mod setup;
 pub mod tokens;
+pub mod top_ups;
 pub mod usage;
 pub mod users;
 pub mod verification;

@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, HashMap};
 pub use registry::{OptionKind, OptionSpec, REGISTRY, spec};
 pub use validate::normalize;
 
-/// Stored values overlaid on the defaults: the effective configuration.
+/// Stored values overlaid on the defaults (the pricing maps default to our price table): the
+/// effective configuration.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     values: BTreeMap<String, String>,
@@ -22,6 +23,9 @@ impl Options {
             .iter()
             .map(|s| (s.key.to_string(), s.default.to_string()))
             .collect();
+        for (key, value) in super::pricing::defaults() {
+            values.insert(key.to_string(), value);
+        }
         for (key, value) in stored {
             if spec(&key).is_some() {
                 values.insert(key, value);
