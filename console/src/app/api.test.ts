@@ -53,3 +53,24 @@ describe('API base query', () => {
     expect(nav).toHaveBeenCalledWith('/login?expired=true&returnTo=%2Fuser%3Fp%3D2', { replace: true });
   });
 });
+
+describe('status cache', () => {
+  it('applies the server default sidebar state once, then keeps the stored choice', async () => {
+    window.localStorage.clear();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        reply(200, { success: true, message: '', data: { default_collapse_sidebar: true, footer_html: '<b>x</b>' } }),
+      ),
+    );
+    const store = makeStore();
+    await store.dispatch(statusApi.endpoints.getStatus.initiate());
+    expect(store.getState().ui.sidebarCollapsed).toBe(true);
+    expect(window.localStorage.getItem('footer_html')).toBe('<b>x</b>');
+
+    window.localStorage.setItem('default_collapse_sidebar', 'false');
+    const again = makeStore();
+    await again.dispatch(statusApi.endpoints.getStatus.initiate());
+    expect(again.getState().ui.sidebarCollapsed).toBe(false);
+  });
+});

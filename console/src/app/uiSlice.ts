@@ -30,13 +30,16 @@ export const uiSlice = createSlice({
     themeToggled(state) {
       state.theme = state.theme === 'dark' ? 'light' : 'dark';
     },
+    sidebarCollapsedSet(state, action: PayloadAction<boolean>) {
+      state.sidebarCollapsed = action.payload;
+    },
     sidebarToggled(state) {
       state.sidebarCollapsed = !state.sidebarCollapsed;
     },
   },
 });
 
-export const { localeChanged, themeToggled, sidebarToggled } = uiSlice.actions;
+export const { localeChanged, themeToggled, sidebarToggled, sidebarCollapsedSet } = uiSlice.actions;
 
 /** Writes the preferences to local storage (called by the store on change). */
 export function persistUi(ui: UiState): void {

@@ -1,5 +1,6 @@
 import { api } from '../../app/api';
 import type { StatusData } from '../../api/types';
+import { sidebarCollapsedSet } from '../../app/uiSlice';
 import { cacheStatus } from './cache';
 
 export const statusApi = api.injectEndpoints({
@@ -7,10 +8,11 @@ export const statusApi = api.injectEndpoints({
     getStatus: b.query<StatusData, void>({
       query: () => 'status',
       providesTags: ['Status'],
-      async onQueryStarted(_arg, { queryFulfilled }) {
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
-          cacheStatus(data);
+          const collapsed = cacheStatus(data);
+          if (collapsed !== undefined) dispatch(sidebarCollapsedSet(collapsed));
         } catch {
           // the cached copy stays in use
         }
