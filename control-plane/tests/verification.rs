@@ -163,6 +163,15 @@ async fn password_reset_by_link(app: &TestApp) {
     .send()
     .await;
 
+    app.get("/api/reset_password?email=")
+        .zh()
+        .send()
+        .await
+        .assert_rejected("请输入邮箱！");
+    app.post("/api/user/reset", json!({"email": "", "token": "x"}))
+        .send()
+        .await
+        .assert_rejected("please enter the email");
     app.get("/api/reset_password?email=forgetful@example.com")
         .send()
         .await

@@ -177,6 +177,30 @@ pub async fn balance(
             .await?;
             Ok(limit - number(usage.get("total_usage"))? / 100.0)
         }
+        10 => {
+            let url = format!("{}/api/report/getUserOverview", base("https://aiproxy.io"));
+            let request = client
+                .get(url)
+                .timeout(CALL_TIMEOUT)
+                .header("Api-Key", upstream.key);
+            number(call_json(request).await?.pointer("/data/totalPoints"))
+        }
+        12 => {
+            let answer = get(format!(
+                "{}/dashboard/billing/credit_grants",
+                base("https://api.api2gpt.com")
+            ))
+            .await?;
+            number(answer.get("total_remaining"))
+        }
+        13 => {
+            let answer = get(format!(
+                "{}/dashboard/billing/credit_grants",
+                base("https://api.aigc2d.com")
+            ))
+            .await?;
+            number(answer.get("total_available"))
+        }
         20 => {
             let answer = get(format!("{}/v1/credits", base("https://openrouter.ai/api"))).await?;
             Ok(number(answer.pointer("/data/total_credits"))?
