@@ -1,6 +1,6 @@
 import { Button, Descriptions, Drawer, Form, Input, InputNumber, Modal, Select, Space, Spin, Typography } from 'antd';
 import { useState } from 'react';
-import { useIntl } from 'react-intl';
+import { useIntl, type MessageDescriptor } from 'react-intl';
 import type { User } from '../../api/types';
 import { toast } from '../../shared/feedback';
 import { common } from '../../shared/messages';
@@ -9,12 +9,20 @@ import { renderQuotaHint } from '../../shared/quota';
 import { validateEditUserPassword } from '../../shared/validation';
 import { useQuotaDisplay } from '../status/useStatus';
 import { useGetGroupsQuery, useGetUserQuery, useUpdateUserMutation, type UserUpdate } from './api';
+import { bindings as bindingLabels } from '../personal/messages';
 import { form as m, users } from './messages';
 import { succeeded } from '../../shared/succeeded';
 
 type Values = Omit<UserUpdate, 'id'>;
 
-const BINDINGS: (keyof User)[] = ['github_id', 'oidc_id', 'wechat_id', 'telegram_id', 'linux_do_id'];
+/** The bound third-party ids: shown, never edited by an admin (spec 1 §2). */
+const BINDINGS: [keyof User, MessageDescriptor][] = [
+  ['github_id', bindingLabels.github],
+  ['oidc_id', bindingLabels.oidc],
+  ['wechat_id', bindingLabels.wechat],
+  ['telegram_id', bindingLabels.telegram],
+  ['linux_do_id', bindingLabels.linuxdo],
+];
 
 function AddQuotaModal({ open, onClose, onAdd }: { open: boolean; onClose: () => void; onAdd: (n: number) => void }) {
   const intl = useIntl();
@@ -82,7 +90,7 @@ function EditForm({ user, onClose }: { user: User; onClose: () => void }) {
       <Form.Item label={intl.formatMessage(m.displayName)} name="display_name">
         <Input data-testid="edit-user-display-name" />
       </Form.Item>
-      <Form.Item label={intl.formatMessage(m.password)} name="password" extra={intl.formatMessage(m.passwordHint)}>
+      <Form.Item label={intl.formatMessage(m.password)} name="password">
         <Input.Password
           autoComplete="new-password"
           placeholder={intl.formatMessage(m.passwordHint)}
@@ -111,7 +119,11 @@ function EditForm({ user, onClose }: { user: User; onClose: () => void }) {
         column={1}
         title={intl.formatMessage(m.bindings)}
         style={{ marginBottom: 16 }}
-        items={BINDINGS.map((k) => ({ key: k, label: k, children: String(user[k] || intl.formatMessage(m.unbound)) }))}
+        items={BINDINGS.map(([k, label]) => ({
+          key: k,
+          label: intl.formatMessage(label),
+          children: String(user[k] || intl.formatMessage(m.unbound)),
+        }))}
       />
       <Button type="primary" htmlType="submit" block loading={isLoading} data-testid="edit-user-submit">
         {intl.formatMessage(common.submit)}
