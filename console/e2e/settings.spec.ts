@@ -67,3 +67,13 @@ test('top bar and footer follow the options: docs link, self-use badge, sanitise
     await setOptions(page, { 'general_setting.docs_link': '', SelfUseModeEnabled: 'false', Footer: '' });
   }
 });
+
+test('log cleanup asks for confirmation and reports how many logs went', async ({ page }) => {
+  await useLanguage(page, 'en');
+  await login(page);
+  await page.goto('/setting?tab=operation');
+  const panel = page.getByTestId('panel-log');
+  await panel.getByRole('button', { name: 'Clear logs before this time' }).click();
+  await page.locator('.ant-popconfirm').last().getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText(/^\d+ logs cleared$/)).toBeVisible();
+});
