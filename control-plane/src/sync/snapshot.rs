@@ -1,0 +1,231 @@
+//! The snapshot builder: reads what gateways need (users, tokens by key hash, channels with
+//! decrypted keys, prices, relay options) into `config.v1` messages, whole or as a delta.
+
+use std::collections::{BTreeSet, HashMap};
+
+use proto::config::v1 as pb;
+
+use crate::domain::options::Options;
+use crate::state::AppState;
+use crate::store::channels::ChannelRecord;
+use crate::store::config_changes::{self, Change, GatewayToken, GatewayUser};
+
+/// Why a snapshot or delta could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+/// The whole configuration, labelled with `version` (read before the tables, so any change
+/// made while reading is sent again as a delta).
+pub async fn snapshot(state: &AppState, version: i64) -> Result<pb::Snapshot, SyncError> {
+    let db = state.db();
+    let users = config_changes::users(db, None).await?;
+    let tokens = config_changes::tokens(db, None).await?;
+    let channels = config_changes::channels(db, None).await?;
+    let options = state.options().await?;
+    Ok(pb::Snapshot {
+        version: u64::try_from(version).unwrap_or(0),
+        tokens: tokens.into_iter().map(token).collect(),
+        users: users.into_iter().map(user).collect(),
+        channels: channels.iter().map(|c| channel(state, c)).collect(),
+        pricing: Some(pricing(&options)),
+        options: Some(relay_options(&options)),
+    })
+}
+
+/// The entities named by `changes`, read as they are now: live ones as upserts, missing or
+/// deleted ones as deletes. Several changes of one entity become one upsert (balances that
+/// moved with every request travel once per batch).
+pub async fn delta(
+    state: &AppState,
+    from_version: i64,
+    version: i64,
+    changes: &[Change],
+) -> Result<pb::Delta, SyncError> {
+    let mut ids: HashMap<&str, BTreeSet<i64>> = HashMap::new();
+    let mut options_changed = false;
+    for c in changes {
+        if c.entity == "option" {
+            options_changed = true;
+        } else if let Ok(id) = c.entity_id.parse::<i64>() {
+            ids.entry(c.entity.as_str()).or_default().insert(id);
+        }
+    }
+    let ids_of = |entity: &str| -> Vec<i64> {
+        ids.get(entity)
+            .map(|s| s.iter().copied().collect())
+            .unwrap_or_default()
+    };
+    let db = state.db();
+    let (user_ids, token_ids, channel_ids) = (ids_of("user"), ids_of("token"), ids_of("channel"));
+    let users = config_changes::users(db, Some(&user_ids)).await?;
+    let tokens = config_changes::tokens(db, Some(&token_ids)).await?;
+    let channels = config_changes::channels(db, Some(&channel_ids)).await?;
+    let gone = |wanted: &[i64], found: Vec<i64>| -> Vec<i64> {
+        wanted
+            .iter()
+            .copied()
+            .filter(|id| !found.contains(id))
+            .collect()
+    };
+    let mut out = pb::Delta {
+        from_version: u64::try_from(from_version).unwrap_or(0),
+        version: u64::try_from(version).unwrap_or(0),
+        delete_users: gone(&user_ids, users.iter().map(|u| u.id).collect()),
+        delete_tokens: gone(&token_ids, tokens.iter().map(|t| t.id).collect()),
+        delete_channels: gone(&channel_ids, channels.iter().map(|c| c.id).collect()),
+        upsert_users: users.into_iter().map(user).collect(),
+        upsert_tokens: tokens.into_iter().map(token).collect(),
+        upsert_channels: channels.iter().map(|c| channel(state, c)).collect(),
+        ..Default::default()
+    };
+    if options_changed {
+        let options = state.options().await?;
+        out.pricing = Some(pricing(&options));
+        out.options = Some(relay_options(&options));
+    }
+    Ok(out)
+}
+
+fn user(u: GatewayUser) -> pb::User {
+    pb::User {
+        id: u.id,
+        username: u.username,
+        status: i32::try_from(u.status).unwrap_or_default(),
+        group: u.group,
+        quota: u.quota,
+        role: i32::try_from(u.role).unwrap_or_default(),
+        used_quota: u.used_quota,
+    }
+}
+
+fn token(t: GatewayToken) -> pb::Token {
+    pb::Token {
+        id: t.id,
+        key_hash: t.key_hash,
+        user_id: t.user_id,
+        name: t.name,
+        status: i32::try_from(t.status).unwrap_or_default(),
+        expired_time: t.expired_time,
+        remain_quota: t.remain_quota,
+        unlimited_quota: t.unlimited_quota != 0,
+        model_limits_enabled: t.model_limits_enabled != 0,
+        model_limits: split_list(&t.model_limits, &[',']),
+        allow_ips: split_list(&t.allow_ips, &['\n', ',']),
+        group: t.group,
+        used_quota: t.used_quota,
+    }
+}
+
+/// A channel with its key decrypted. Multi-key channels carry their first key (the gateway
+/// has one key per channel). A key that cannot be decrypted leaves the channel disabled.
+fn channel(state: &AppState, c: &ChannelRecord) -> pb::Channel {
+    let (key, status) = match state.cipher().decrypt(&c.key_enc) {
+        Ok(keys) => (
+            keys.lines()
+                .map(str::trim)
+                .find(|k| !k.is_empty())
+                .unwrap_or_default()
+                .to_string(),
+            i32::try_from(c.status).unwrap_or_default(),
+        ),
+        Err(err) => {
+            tracing::warn!(channel_id = c.id, error = %err, "channel key cannot be decrypted; sent disabled");
+            (String::new(), 2)
+        }
+    };
+    pb::Channel {
+        id: c.id,
+        r#type: i32::try_from(c.channel_type).unwrap_or_default(),
+        name: c.name.clone(),
+        base_url: c.base_url.clone(),
+        key,
+        models: split_list(&c.models, &[',']),
+        groups: split_list(&c.group, &[',']),
+        priority: c.priority,
+        weight: u32::try_from(c.weight).unwrap_or(0),
+        model_mapping: string_map(&c.model_mapping),
+        status_code_mapping: string_map(&c.status_code_mapping),
+        status,
+        headers: string_map(&c.header_override),
+        openai_organization: c.openai_organization.clone(),
+    }
+}
+
+fn pricing(o: &Options) -> pb::Pricing {
+    pb::Pricing {
+        model_ratio: number_map(o, "ModelRatio"),
+        completion_ratio: number_map(o, "CompletionRatio"),
+        cache_ratio: number_map(o, "CacheRatio"),
+        model_price: number_map(o, "ModelPrice"),
+        group_ratio: number_map(o, "GroupRatio"),
+        user_usable_groups: string_map(o.get("UserUsableGroups")),
+        group_group_ratio: HashMap::new(),
+    }
+}
+
+fn relay_options(o: &Options) -> pb::RelayOptions {
+    pb::RelayOptions {
+        retry_times: u32::try_from(o.i64("RetryTimes")).unwrap_or(0),
+        quota_per_unit: o.i64("QuotaPerUnit"),
+        pre_consumed_quota: Some(o.i64("PreConsumedQuota")),
+        retryable_status_codes: o.get("AutomaticRetryStatusCodes").to_string(),
+        ..Default::default()
+    }
+}
+
+/// Items of a list stored as separated text, trimmed, empties dropped.
+fn split_list(raw: &str, separators: &[char]) -> Vec<String> {
+    raw.split(separators)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A JSON object stored as text, as strings (numbers and booleans written out; others dropped).
+fn string_map(raw: &str) -> HashMap<String, String> {
+    let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(raw) else {
+        return HashMap::new();
+    };
+    map.into_iter()
+        .filter_map(|(k, v)| match v {
+            serde_json::Value::String(s) => Some((k, s)),
+            serde_json::Value::Number(n) => Some((k, n.to_string())),
+            serde_json::Value::Bool(b) => Some((k, b.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A JSON object option of numbers.
+fn number_map(o: &Options, key: &str) -> HashMap<String, f64> {
+    match o.json(key) {
+        serde_json::Value::Object(map) => map
+            .into_iter()
+            .filter_map(|(k, v)| v.as_f64().map(|n| (k, n)))
+            .collect(),
+        _ => HashMap::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_fields_become_lists_and_maps() {
+        assert_eq!(split_list("a, b,,c", &[',']), vec!["a", "b", "c"]);
+        assert_eq!(
+            split_list("10.0.0.1\n10.0.0.0/8", &['\n', ',']),
+            vec!["10.0.0.1", "10.0.0.0/8"]
+        );
+        let m = string_map(r#"{"429": 500, "a": "b", "x": [1]}"#);
+        assert_eq!(m.get("429").map(String::as_str), Some("500"));
+        assert_eq!(m.get("a").map(String::as_str), Some("b"));
+        assert!(!m.contains_key("x"));
+        assert!(string_map("not json").is_empty());
+    }
+}
