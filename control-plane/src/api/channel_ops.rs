@@ -42,6 +42,16 @@ fn policy(options: &Options) -> HealthPolicy {
     }
 }
 
+/// How to call a saved channel: its type, address, first key and organization.
+fn upstream_of<'a>(channel: &'a ChannelRecord, keys: &'a [String]) -> Upstream<'a> {
+    Upstream {
+        channel_type: channel.channel_type,
+        base_url: &channel.base_url,
+        key: keys.first().map(String::as_str).unwrap_or_default(),
+        organization: &channel.openai_organization,
+    }
+}
+
 /// Switches the channel's status as a verdict says; returns the status it has now.
 async fn apply_verdict(
     state: &AppState,
@@ -102,12 +112,7 @@ async fn test_one(
         .unwrap_or(FALLBACK_TEST_MODEL)
         .to_string();
     let keys = channel_keys(state, channel);
-    let upstream = Upstream {
-        channel_type: channel.channel_type,
-        base_url: &channel.base_url,
-        key: keys.first().map(String::as_str).unwrap_or_default(),
-        organization: &channel.openai_organization,
-    };
+    let upstream = upstream_of(channel, &keys);
     let outcome = providers::test_chat(state.http(), &upstream, &model).await;
     let (elapsed, judged, message) = match &outcome {
         Ok(ms) => (*ms, Ok(*ms), String::new()),
@@ -211,12 +216,7 @@ async fn refresh_balance(
     channel: &ChannelRecord,
 ) -> Result<f64, Msg> {
     let keys = channel_keys(state, channel);
-    let upstream = Upstream {
-        channel_type: channel.channel_type,
-        base_url: &channel.base_url,
-        key: keys.first().map(String::as_str).unwrap_or_default(),
-        organization: &channel.openai_organization,
-    };
+    let upstream = upstream_of(channel, &keys);
     let balance = providers::balance(state.http(), &upstream, options.f64("Price"))
         .await
         .map_err(|err| match err {
@@ -300,12 +300,7 @@ pub async fn fetch_saved_models(
 ) -> ApiResult<Json<Envelope<Vec<String>>>> {
     let channel = find(&state, id).await?;
     let keys = channel_keys(&state, &channel);
-    let upstream = Upstream {
-        channel_type: channel.channel_type,
-        base_url: &channel.base_url,
-        key: keys.first().map(String::as_str).unwrap_or_default(),
-        organization: &channel.openai_organization,
-    };
+    let upstream = upstream_of(&channel, &keys);
     list_models(&state, &upstream).await
 }
 

@@ -56,45 +56,63 @@ macro_rules! select_channels {
     };
 }
 
+/// The editable columns, in the order [`bind_editable`] binds them.
+macro_rules! editable_columns {
+    () => {
+        "type, name, key_enc, openai_organization, test_model, status, weight, priority, base_url, \
+         other, models, \"group\", model_mapping, status_code_mapping, auto_ban, tag, setting, \
+         param_override, header_override, model_prefix, max_input_tokens, remark, multi_key_mode, \
+         other_info"
+    };
+}
+
+/// Binds the 24 editable fields of `c` as `$1`..`$24`.
+fn bind_editable<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
+    c: &ChannelRecord,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    query
+        .bind(c.channel_type)
+        .bind(c.name.clone())
+        .bind(c.key_enc.clone())
+        .bind(c.openai_organization.clone())
+        .bind(c.test_model.clone())
+        .bind(c.status)
+        .bind(c.weight)
+        .bind(c.priority)
+        .bind(c.base_url.clone())
+        .bind(c.other.clone())
+        .bind(c.models.clone())
+        .bind(c.group.clone())
+        .bind(c.model_mapping.clone())
+        .bind(c.status_code_mapping.clone())
+        .bind(c.auto_ban)
+        .bind(c.tag.clone())
+        .bind(c.setting.clone())
+        .bind(c.param_override.clone())
+        .bind(c.header_override.clone())
+        .bind(c.model_prefix.clone())
+        .bind(c.max_input_tokens)
+        .bind(c.remark.clone())
+        .bind(c.multi_key_mode.clone())
+        .bind(c.other_info.clone())
+}
+
 /// Inserts a channel (its abilities too) and returns its id.
 pub async fn insert(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     c: &ChannelRecord,
 ) -> Result<i64, sqlx::Error> {
-    let row = sqlx::query(
-        "INSERT INTO channels (type, name, key_enc, openai_organization, test_model, status, weight, \
-         priority, created_time, base_url, other, models, \"group\", model_mapping, status_code_mapping, \
-         auto_ban, tag, setting, param_override, header_override, model_prefix, max_input_tokens, \
-         remark, multi_key_mode, other_info) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \
-         $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25) RETURNING id",
-    )
-    .bind(c.channel_type)
-    .bind(&c.name)
-    .bind(&c.key_enc)
-    .bind(&c.openai_organization)
-    .bind(&c.test_model)
-    .bind(c.status)
-    .bind(c.weight)
-    .bind(c.priority)
-    .bind(c.created_time)
-    .bind(&c.base_url)
-    .bind(&c.other)
-    .bind(&c.models)
-    .bind(&c.group)
-    .bind(&c.model_mapping)
-    .bind(&c.status_code_mapping)
-    .bind(c.auto_ban)
-    .bind(&c.tag)
-    .bind(&c.setting)
-    .bind(&c.param_override)
-    .bind(&c.header_override)
-    .bind(&c.model_prefix)
-    .bind(c.max_input_tokens)
-    .bind(&c.remark)
-    .bind(&c.multi_key_mode)
-    .bind(&c.other_info)
-    .fetch_one(&mut **tx)
-    .await?;
+    let sql = concat!(
+        "INSERT INTO channels (",
+        editable_columns!(),
+        ", created_time) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
+         $16, $17, $18, $19, $20, $21, $22, $23, $24, $25) RETURNING id"
+    );
+    let row = bind_editable(sqlx::query(sql), c)
+        .bind(c.created_time)
+        .fetch_one(&mut **tx)
+        .await?;
     let id: i64 = row.try_get("id")?;
     rebuild_abilities(tx, &ChannelRecord { id, ..c.clone() }).await?;
     Ok(id)
@@ -105,40 +123,15 @@ pub async fn save(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     c: &ChannelRecord,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "UPDATE channels SET type = $1, name = $2, key_enc = $3, openai_organization = $4, \
+    let sql = "UPDATE channels SET type = $1, name = $2, key_enc = $3, openai_organization = $4, \
          test_model = $5, status = $6, weight = $7, priority = $8, base_url = $9, other = $10, \
          models = $11, \"group\" = $12, model_mapping = $13, status_code_mapping = $14, auto_ban = $15, \
          tag = $16, setting = $17, param_override = $18, header_override = $19, model_prefix = $20, \
-         max_input_tokens = $21, remark = $22, multi_key_mode = $23, other_info = $24 WHERE id = $25",
-    )
-    .bind(c.channel_type)
-    .bind(&c.name)
-    .bind(&c.key_enc)
-    .bind(&c.openai_organization)
-    .bind(&c.test_model)
-    .bind(c.status)
-    .bind(c.weight)
-    .bind(c.priority)
-    .bind(&c.base_url)
-    .bind(&c.other)
-    .bind(&c.models)
-    .bind(&c.group)
-    .bind(&c.model_mapping)
-    .bind(&c.status_code_mapping)
-    .bind(c.auto_ban)
-    .bind(&c.tag)
-    .bind(&c.setting)
-    .bind(&c.param_override)
-    .bind(&c.header_override)
-    .bind(&c.model_prefix)
-    .bind(c.max_input_tokens)
-    .bind(&c.remark)
-    .bind(&c.multi_key_mode)
-    .bind(&c.other_info)
-    .bind(c.id)
-    .execute(&mut **tx)
-    .await?;
+         max_input_tokens = $21, remark = $22, multi_key_mode = $23, other_info = $24 WHERE id = $25";
+    bind_editable(sqlx::query(sql), c)
+        .bind(c.id)
+        .execute(&mut **tx)
+        .await?;
     rebuild_abilities(tx, c).await
 }
 

@@ -58,6 +58,26 @@ pub struct TokenFields {
     pub rate_limit_success: i64,
 }
 
+/// Binds the 12 owner-chosen fields as the next 12 parameters, in [`TokenFields`] order.
+fn bind_fields<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
+    f: &TokenFields,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    query
+        .bind(f.name.clone())
+        .bind(f.expired_time)
+        .bind(f.remain_quota)
+        .bind(i64::from(f.unlimited_quota))
+        .bind(i64::from(f.model_limits_enabled))
+        .bind(f.model_limits.clone())
+        .bind(f.allow_ips.clone())
+        .bind(f.group.clone())
+        .bind(i64::from(f.rate_limit_enabled))
+        .bind(f.rate_limit_period)
+        .bind(f.rate_limit_count)
+        .bind(f.rate_limit_success)
+}
+
 /// Inserts a token and returns its id.
 pub async fn insert<'e, E>(
     executor: E,
@@ -70,30 +90,17 @@ pub async fn insert<'e, E>(
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
-    let row = sqlx::query(
-        "INSERT INTO tokens (user_id, name, key_hash, key_enc, status, created_time, expired_time, \
-         remain_quota, unlimited_quota, model_limits_enabled, model_limits, allow_ips, \"group\", \
-         rate_limit_enabled, rate_limit_period, rate_limit_count, rate_limit_success) \
-         VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id",
-    )
-    .bind(user_id)
-    .bind(&fields.name)
-    .bind(key_hash)
-    .bind(key_enc)
-    .bind(now)
-    .bind(fields.expired_time)
-    .bind(fields.remain_quota)
-    .bind(i64::from(fields.unlimited_quota))
-    .bind(i64::from(fields.model_limits_enabled))
-    .bind(&fields.model_limits)
-    .bind(&fields.allow_ips)
-    .bind(&fields.group)
-    .bind(i64::from(fields.rate_limit_enabled))
-    .bind(fields.rate_limit_period)
-    .bind(fields.rate_limit_count)
-    .bind(fields.rate_limit_success)
-    .fetch_one(executor)
-    .await?;
+    let sql = "INSERT INTO tokens (name, expired_time, remain_quota, unlimited_quota, \
+         model_limits_enabled, model_limits, allow_ips, \"group\", rate_limit_enabled, rate_limit_period, \
+         rate_limit_count, rate_limit_success, user_id, key_hash, key_enc, status, created_time) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 1, $16) RETURNING id";
+    let row = bind_fields(sqlx::query(sql), fields)
+        .bind(user_id)
+        .bind(key_hash.to_string())
+        .bind(key_enc.to_string())
+        .bind(now)
+        .fetch_one(executor)
+        .await?;
     row.try_get("id")
 }
 
@@ -165,28 +172,15 @@ pub async fn update(
     fields: &TokenFields,
     status: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "UPDATE tokens SET name = $1, expired_time = $2, remain_quota = $3, unlimited_quota = $4, \
+    let sql = "UPDATE tokens SET name = $1, expired_time = $2, remain_quota = $3, unlimited_quota = $4, \
          model_limits_enabled = $5, model_limits = $6, allow_ips = $7, \"group\" = $8, \
          rate_limit_enabled = $9, rate_limit_period = $10, rate_limit_count = $11, \
-         rate_limit_success = $12, status = $13 WHERE id = $14",
-    )
-    .bind(&fields.name)
-    .bind(fields.expired_time)
-    .bind(fields.remain_quota)
-    .bind(i64::from(fields.unlimited_quota))
-    .bind(i64::from(fields.model_limits_enabled))
-    .bind(&fields.model_limits)
-    .bind(&fields.allow_ips)
-    .bind(&fields.group)
-    .bind(i64::from(fields.rate_limit_enabled))
-    .bind(fields.rate_limit_period)
-    .bind(fields.rate_limit_count)
-    .bind(fields.rate_limit_success)
-    .bind(status)
-    .bind(id)
-    .execute(&db.pool)
-    .await?;
+         rate_limit_success = $12, status = $13 WHERE id = $14";
+    bind_fields(sqlx::query(sql), fields)
+        .bind(status)
+        .bind(id)
+        .execute(&db.pool)
+        .await?;
     Ok(())
 }
 
