@@ -69,6 +69,16 @@ describe('console shell', () => {
     expect(await screen.findByText('This screen is not available yet')).toBeInTheDocument();
   });
 
+  it('finishes a third-party sign-in on /oauth/{provider} and goes home', async () => {
+    const fetchMock = stubApi({ 'GET /api/oauth/github': { id: 9, username: 'octo', role: 1 } });
+    const store = renderAt('/oauth/github?code=abc&state=xyz');
+    await waitFor(() => expect(window.location.pathname).toBe('/'));
+    expect(store.getState().session.user).toMatchObject({ id: 9, username: 'octo' });
+    const call = fetchMock.mock.calls.map((c) => new URL((c[0] as Request).url)).find((u) => u.pathname === '/api/oauth/github');
+    expect(call?.searchParams.get('code')).toBe('abc');
+    expect(call?.searchParams.get('state')).toBe('xyz');
+  });
+
   it('renders the not-found page', async () => {
     stubApi();
     renderAt('/no/such/page');
