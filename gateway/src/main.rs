@@ -1,10 +1,14 @@
-//! `gateway`: serves the relay and the admin endpoints from a config snapshot file.
+//! `gateway`: serves the relay and the admin endpoints, with config from the control plane's
+//! Watch stream (usage reported back to it) or from a snapshot file (standalone).
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Parser;
+use gateway::config::watch::{self, Auth};
+use gateway::usage::report::{self, Spool};
 use gateway::usage::{JsonLinesSink, NullSink, UsageSink};
 use gateway::{ServeOptions, build_server, build_state};
 use pingora::server::RunArgs;
@@ -22,9 +26,23 @@ struct Args {
     /// Standalone mode: a config.v1 Snapshot as JSON (.json) or YAML.
     #[arg(long, env = "GATEWAY_CONFIG_FILE")]
     config_file: Option<PathBuf>,
-    /// Control plane URL (config Watch stream); not implemented in this version.
-    #[arg(long, env = "GATEWAY_CONTROL_PLANE")]
+    /// Control plane URL (e.g. http://127.0.0.1:3001): config arrives on its Watch stream and
+    /// usage is reported to it.
+    #[arg(long, env = "GATEWAY_CONTROL_PLANE", conflicts_with = "config_file")]
     control_plane: Option<String>,
+    /// Name shown in the control plane's gateway list (default: host name and listen address).
+    #[arg(long, env = "GATEWAY_ID")]
+    gateway_id: Option<String>,
+    /// Secret the control plane expects from gateways (its GATEWAY_SYNC_TOKEN); without it
+    /// the control plane accepts gateways on loopback only.
+    #[arg(long, env = "GATEWAY_SYNC_TOKEN", hide_env_values = true)]
+    sync_token: Option<String>,
+    /// Folder of the on-disk spool of usage records not yet acknowledged.
+    #[arg(long, env = "GATEWAY_SPOOL_DIR", default_value = "data/spool")]
+    spool_dir: PathBuf,
+    /// Usage records queued in memory before they spill to the spool.
+    #[arg(long, env = "GATEWAY_USAGE_QUEUE", default_value_t = 10_000)]
+    usage_queue: usize,
     /// Append usage records as JSON lines to this file.
     #[arg(long, env = "GATEWAY_USAGE_FILE")]
     usage_file: Option<PathBuf>,
@@ -46,11 +64,17 @@ fn main() -> anyhow::Result<()> {
         )
         .init();
     let args = Args::parse();
-    if args.control_plane.is_some() {
-        bail!("--control-plane is not supported yet; use --config-file");
+    let opts = ServeOptions {
+        threads: args.threads,
+        grace_period_seconds: args.grace_period_seconds,
+        shutdown_timeout_seconds: args.shutdown_timeout_seconds,
+        ..ServeOptions::new(args.listen.clone(), Some(args.admin_listen.clone()))
+    };
+    if let Some(url) = args.control_plane.clone() {
+        return run_connected(&args, &url, &opts);
     }
     let Some(path) = args.config_file else {
-        bail!("--config-file is required (standalone mode)");
+        bail!("either --control-plane or --config-file is required");
     };
     let raw = gateway::config::load_file(&path)?;
     let sink: Arc<dyn UsageSink> = match &args.usage_file {
@@ -60,13 +84,49 @@ fn main() -> anyhow::Result<()> {
         None => Arc::new(NullSink),
     };
     let state = build_state(&raw, sink)?;
-    let opts = ServeOptions {
-        threads: args.threads,
-        grace_period_seconds: args.grace_period_seconds,
-        shutdown_timeout_seconds: args.shutdown_timeout_seconds,
-        ..ServeOptions::new(args.listen, Some(args.admin_listen))
-    };
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
     build_server(state, &opts).run(RunArgs::default());
+    Ok(())
+}
+
+/// Config from the control plane's Watch stream, usage to its Report stream (with a spool);
+/// on SIGTERM, in-flight requests finish, then the usage queue is flushed.
+fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("control-plane-sync")
+        .enable_all()
+        .build()?;
+    let _guard = rt.enter();
+    let channel = watch::channel(url)?;
+    let auth = Auth::new(args.sync_token.as_deref());
+    let gateway_id = args.gateway_id.clone().unwrap_or_else(|| {
+        let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "gateway".to_owned());
+        format!("{host}/{}", args.listen)
+    });
+    tracing::info!(
+        control_plane = url,
+        gateway_id,
+        "waiting for the first config snapshot"
+    );
+    let raw = rt.block_on(watch::first_snapshot(
+        channel.clone(),
+        auth.clone(),
+        &gateway_id,
+    ));
+    let spool = Spool::open(&args.spool_dir)?;
+    let (sink, reporter) = report::start(
+        channel.clone(),
+        auth.clone(),
+        gateway_id.clone(),
+        spool,
+        args.usage_queue,
+    );
+    let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
+    tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
+    rt.spawn(watch::follow(state.clone(), channel, auth, gateway_id, raw));
+    build_server(state, opts).run(RunArgs::default());
+    rt.block_on(reporter.flush_and_stop(Duration::from_secs(10)));
+    tracing::info!("gateway stopped");
     Ok(())
 }

@@ -1,7 +1,9 @@
-//! Config sync: reads a `config.v1.Snapshot` (from a JSON/YAML file for now), validates it
-//! into the in-memory [`Snapshot`] and holds the current one behind an atomic swap.
+//! Config sync: reads a `config.v1.Snapshot` (from a JSON/YAML file, or from the control
+//! plane's Watch stream), validates it into the in-memory [`Snapshot`] and holds the current
+//! one behind an atomic swap.
 
 mod snapshot;
+pub mod watch;
 
 pub use snapshot::{
     ChannelEntry, Options, Pricing, Snapshot, StatusSet, Tier, TokenEntry, UserEntry,
@@ -50,8 +52,8 @@ pub fn load_file(path: &Path) -> Result<pb::Snapshot, ConfigError> {
     }
 }
 
-/// The current snapshot, read without locks on the request path (the control-plane feed
-/// that swaps it atomically comes with the Watch stream).
+/// The current snapshot, read without locks on the request path; the Watch client swaps in
+/// new ones atomically.
 pub struct ConfigStore {
     current: ArcSwap<Snapshot>,
 }
@@ -67,6 +69,11 @@ impl ConfigStore {
     /// The snapshot in force now.
     pub fn load(&self) -> Arc<Snapshot> {
         self.current.load_full()
+    }
+
+    /// Puts `snapshot` in force; requests already running keep the one they loaded.
+    pub fn swap(&self, snapshot: Snapshot) {
+        self.current.store(Arc::new(snapshot));
     }
 }
 

@@ -1,5 +1,8 @@
 //! Usage records: one per request (success or failure) with the log fields of spec 3 §3,
-//! handed to a pluggable sink (JSON-lines file, in-memory for tests).
+//! handed to a pluggable sink (the control plane's Report stream with an on-disk spool,
+//! a JSON-lines file, in-memory for tests).
+
+pub mod report;
 
 use std::io::Write;
 use std::path::Path;
