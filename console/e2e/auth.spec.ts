@@ -1,18 +1,16 @@
 /** Sign-in paths: email codes, password reset, human check, server language, 401 handling. */
 import { expect, test } from '@playwright/test';
-import { ROOT, login, setOptions, useLanguage } from './helpers';
-import { startSmtpSink } from './smtpSink';
+import { ROOT, login, setOptions, setLanguage, visitorPage } from './helpers';
+import { lastCode, startSmtpSink } from './smtpSink';
 
 test('register with an email verification code sent by the server', async ({ page, browser }) => {
   const sink = await startSmtpSink();
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await setOptions(page, { SMTPServer: '127.0.0.1', SMTPPort: String(sink.port), SMTPFrom: 'noreply@example.com' });
   await setOptions(page, { EmailVerificationEnabled: 'true' });
-  const visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const { visitor, guest } = await visitorPage(browser);
   try {
-    const guest = await visitor.newPage();
-    await guest.addInitScript(() => window.localStorage.setItem('language', 'en'));
     await guest.goto('/register');
     const name = `mail_${Date.now() % 100000}`;
     await guest.getByTestId('register-username').fill(name);
@@ -23,7 +21,7 @@ test('register with an email verification code sent by the server', async ({ pag
     await expect(guest.getByText('Verification code sent, check your mailbox')).toBeVisible();
     await expect(guest.getByRole('button', { name: /^Resend \(\d+\)$/ })).toBeDisabled();
     await expect.poll(() => sink.messages.length).toBeGreaterThan(0);
-    const code = sink.messages.at(-1)!.match(/<strong>([^<]+)<\/strong>/)?.[1];
+    const code = lastCode(sink);
     expect(code, 'code in the email').toBeTruthy();
     await guest.getByTestId('register-code').fill(code!);
     await guest.getByTestId('register-submit').click();
@@ -40,7 +38,7 @@ test('register with an email verification code sent by the server', async ({ pag
 test('password reset by email: request, link, confirm, sign in with the new password', async ({ page, baseURL }) => {
   const sink = await startSmtpSink();
   try {
-    await useLanguage(page, 'en');
+    await setLanguage(page, 'en');
     await login(page);
     const headers = { 'New-Api-User': '1' };
     await setOptions(page, {
@@ -79,16 +77,14 @@ test('password reset by email: request, link, confirm, sign in with the new pass
 });
 
 test('register shows the email-code fields and the human check when the flags say so', async ({ page, browser }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await setOptions(page, { EmailVerificationEnabled: 'true' });
   await setOptions(page, { TurnstileSiteKey: 'e2e-site-key' });
   await setOptions(page, { TurnstileCheckEnabled: 'true' });
   // A visitor in a separate context; the admin's session above stays signed in to undo the flags.
-  const visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const { visitor, guest } = await visitorPage(browser);
   try {
-    const guest = await visitor.newPage();
-    await guest.addInitScript(() => window.localStorage.setItem('language', 'en'));
     await guest.goto('/register');
     await expect(guest.getByTestId('email-input')).toBeVisible();
     await expect(guest.getByRole('button', { name: 'Get code' })).toBeVisible();
@@ -107,7 +103,7 @@ test('register shows the email-code fields and the human check when the flags sa
 });
 
 test('server messages follow the UI language (Accept-Language)', async ({ page }) => {
-  await useLanguage(page, 'zh-CN');
+  await setLanguage(page, 'zh-CN');
   await page.goto('/login');
   await page.getByTestId('login-username').fill(ROOT.username);
   await page.getByTestId('login-password').fill('wrong-password');
@@ -122,7 +118,7 @@ test('server messages follow the UI language (Accept-Language)', async ({ page }
 });
 
 test('a 401 sends the user to login with expired and returnTo', async ({ page, context }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await context.clearCookies();
   await page.goto('/personal');

@@ -1,10 +1,10 @@
 /** Shared e2e helpers and fixtures: the root account, sign-in, language, options. */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
 export const ROOT = { username: 'root', password: 'e2e-root-pass' };
 export const SHOTS = 'e2e-artifacts/screenshots';
 
-export async function useLanguage(page: Page, lang: 'en' | 'zh-CN') {
+export async function setLanguage(page: Page, lang: 'en' | 'zh-CN') {
   await page.addInitScript((l) => window.localStorage.setItem('language', l), lang);
 }
 
@@ -30,4 +30,12 @@ export async function setOptions(page: Page, options: Record<string, string>) {
     const r = await (await page.request.put('/api/option/', { data: { key, value }, headers: { 'New-Api-User': '1' } })).json();
     expect(r.success, `${key}: ${r.message}`).toBe(true);
   }
+}
+
+/** A signed-out visitor in a context of its own (English UI); close the context when done. */
+export async function visitorPage(browser: Browser): Promise<{ visitor: BrowserContext; guest: Page }> {
+  const visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const guest = await visitor.newPage();
+  await setLanguage(guest, 'en');
+  return { visitor, guest };
 }

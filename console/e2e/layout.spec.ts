@@ -1,9 +1,9 @@
 /** Shell: language switch, SPA fallback served by the control plane, sidebar collapse. */
 import { expect, test } from '@playwright/test';
-import { login, useLanguage } from './helpers';
+import { login, setLanguage } from './helpers';
 
 test('language switch changes the UI to Chinese and back', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await page.goto('/user');
   await expect(page.getByText('Manage users', { exact: true })).toBeVisible();
@@ -24,7 +24,7 @@ test('the control plane serves the console: SPA fallback, /assets misses are 404
 });
 
 test('the sidebar collapses and the choice is stored', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await page.goto('/user');
   const sider = page.getByTestId('sidebar');

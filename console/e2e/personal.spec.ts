@@ -1,10 +1,10 @@
 /** Personal settings against the server: security modals, check-in, notifications, invitation, bindings. */
 import { expect, test } from '@playwright/test';
-import { login, setOptions, useLanguage } from './helpers';
-import { startSmtpSink } from './smtpSink';
+import { login, setOptions, setLanguage } from './helpers';
+import { lastCode, startSmtpSink } from './smtpSink';
 
 test('personal settings: change password, access token, delete account', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   const name = `self_${Date.now() % 100000}`;
   const res = await page.request.post('/api/user/register', {
     data: { username: name, password: 'first-pass1', password2: 'first-pass1' },
@@ -50,7 +50,7 @@ test('personal settings: change password, access token, delete account', async (
 });
 
 test('daily check-in and notification settings against the server', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await setOptions(page, { CheckInEnabled: 'true' });
   await page.goto('/personal');
@@ -72,7 +72,7 @@ test('daily check-in and notification settings against the server', async ({ pag
 });
 
 test('invitation earnings are transferred to the balance', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   const headers = { 'New-Api-User': '1' };
   await setOptions(page, { QuotaForInviter: '1000000' });
@@ -101,7 +101,7 @@ test('invitation earnings are transferred to the balance', async ({ page }) => {
 test('personal: display name, and binding an email with a code sent by the server', async ({ page }) => {
   const sink = await startSmtpSink();
   try {
-    await useLanguage(page, 'en');
+    await setLanguage(page, 'en');
     await login(page);
     await setOptions(page, { SMTPServer: '127.0.0.1', SMTPPort: String(sink.port), SMTPFrom: 'noreply@example.com' });
     await page.goto('/personal');
@@ -121,7 +121,7 @@ test('personal: display name, and binding an email with a code sent by the serve
     await expect(page.getByText('Please enter the verification code!')).toBeVisible();
     await dialog.getByRole('button', { name: 'Get code' }).click();
     await expect.poll(() => sink.messages.length).toBeGreaterThan(0);
-    const code = sink.messages.at(-1)!.match(/<strong>([^<]+)<\/strong>/)?.[1];
+    const code = lastCode(sink);
     await dialog
       .getByRole('textbox')
       .last()

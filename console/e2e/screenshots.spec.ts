@@ -1,10 +1,10 @@
 /** Screenshots of the main screens in both languages (e2e-artifacts/screenshots/<lang>/). */
 import { expect, test } from '@playwright/test';
-import { SHOTS, login, useLanguage } from './helpers';
+import { SHOTS, login, setLanguage } from './helpers';
 
 for (const lang of ['en', 'zh-CN'] as const) {
   test(`screenshots (${lang})`, async ({ page }) => {
-    await useLanguage(page, lang);
+    await setLanguage(page, lang);
     const shot = async (name: string) => {
       await page.waitForLoadState('networkidle');
       await page.screenshot({ path: `${SHOTS}/${lang}/${name}.png`, fullPage: true });

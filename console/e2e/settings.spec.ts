@@ -1,11 +1,11 @@
 /** Settings panels: rules, saving only changed keys, what the options change in the shell. */
 import { expect, test } from '@playwright/test';
-import { login, setOptions, useLanguage } from './helpers';
+import { login, setOptions, setLanguage, visitorPage } from './helpers';
 
 const SYSTEM_NAME = 'E2E Gateway';
 
 test('settings: whitelist rules and the password-login confirmation', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await page.goto('/setting?tab=system');
   const panel = page.getByTestId('panel-whitelist');
@@ -25,7 +25,7 @@ test('settings: whitelist rules and the password-login confirmation', async ({ p
 });
 
 test('a settings change is saved and reflected in /api/status', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await page.goto('/setting?tab=other');
   const input = page.getByTestId('option-SystemName');
@@ -41,7 +41,7 @@ test('a settings change is saved and reflected in /api/status', async ({ page })
 });
 
 test('top bar and footer follow the options: docs link, self-use badge, sanitised footer', async ({ page, browser }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await setOptions(page, {
     'general_setting.docs_link': 'https://docs.example/guide',
@@ -49,10 +49,8 @@ test('top bar and footer follow the options: docs link, self-use badge, sanitise
     Footer:
       '<a href="https://footer.example/">Footer link</a><script>window.__pwned = true</script><img src="x" onerror="window.__pwned = true">',
   });
-  const visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const { visitor, guest } = await visitorPage(browser);
   try {
-    const guest = await visitor.newPage();
-    await guest.addInitScript(() => window.localStorage.setItem('language', 'en'));
     await guest.goto('/login');
     const top = guest.getByTestId('top-bar');
     await expect(top.getByRole('link', { name: 'Docs' })).toHaveAttribute('href', 'https://docs.example/guide');
@@ -69,7 +67,7 @@ test('top bar and footer follow the options: docs link, self-use badge, sanitise
 });
 
 test('log cleanup asks for confirmation and reports how many logs went', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await page.goto('/setting?tab=operation');
   const panel = page.getByTestId('panel-log');

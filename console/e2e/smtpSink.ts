@@ -70,3 +70,8 @@ export function startSmtpSink(): Promise<SmtpSink> {
     });
   });
 }
+
+/** The verification code of the last email received (the server puts it in <strong>). */
+export function lastCode(sink: SmtpSink): string | undefined {
+  return sink.messages.at(-1)?.match(/<strong>([^<]+)<\/strong>/)?.[1];
+}

@@ -1,13 +1,13 @@
 /** User management: create, promote, disable, search, edit; self-registration. */
 import { expect, test } from '@playwright/test';
-import { confirmPopover, login, useLanguage } from './helpers';
+import { confirmPopover, login, setLanguage } from './helpers';
 
 const NEW_USER = { username: `e2e_user_${Date.now() % 100000}`, password: 'e2e-user-pass' };
 
 test.describe.configure({ mode: 'serial' });
 
 test('login, create a user, promote, disable', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await page.goto('/login');
   await page.getByTestId('login-submit').click();
   await expect(page.getByText('Please enter username and password!')).toBeVisible();
@@ -59,7 +59,7 @@ test('login, create a user, promote, disable', async ({ page }) => {
 });
 
 test('an admin edits a user in the side panel', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   await login(page);
   await page.goto('/user');
   const row = page.locator('tr', { hasText: NEW_USER.username });
@@ -80,7 +80,7 @@ test('an admin edits a user in the side panel', async ({ page }) => {
 });
 
 test('a visitor registers, signs in and sees only their own screens', async ({ page }) => {
-  await useLanguage(page, 'en');
+  await setLanguage(page, 'en');
   const name = `reg_${Date.now() % 100000}`;
   await page.goto('/register');
   await page.getByTestId('register-username').fill(name);
