@@ -13,6 +13,11 @@ test('first run: every page goes to /setup, setup creates the root account', asy
     await expect(page.getByTestId('sqlite-warning')).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/${lang}/setup.png`, fullPage: true });
   }
+  // The usage modes are explained in a dialog.
+  await page.getByRole('button', { name: 'About the modes' }).click();
+  const modes = page.getByRole('dialog', { name: 'Usage mode' });
+  await expect(modes).toContainText('Self-use: for yourself only');
+  await modes.getByRole('button', { name: 'Close' }).click();
   // Validation of spec 3 §5 runs before the server is called.
   await page.getByTestId('setup-username').fill(ROOT.username);
   await page.getByTestId('setup-password').fill('short');
