@@ -126,7 +126,7 @@ impl Drop for Gw {
     }
 }
 
-async fn wait_listening(addr: SocketAddr) {
+pub async fn wait_listening(addr: SocketAddr) {
     for _ in 0..250 {
         if tokio::net::TcpStream::connect(addr).await.is_ok() {
             return;
