@@ -260,7 +260,11 @@ impl Reporter {
         loop {
             // Gather a batch: wait for the first record, then linger for more.
             let mut batch = Vec::new();
-            let wait = if healthy { LINGER * 25 } else { backoff.next_wait() };
+            let wait = if healthy {
+                LINGER * 25
+            } else {
+                backoff.next_wait()
+            };
             tokio::select! {
                 r = rx.recv() => match r {
                     Some(r) => batch.push(r),
