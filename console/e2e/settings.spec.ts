@@ -46,6 +46,7 @@ test('top bar and footer follow the options: docs link, self-use badge, sanitise
   await setOptions(page, {
     'general_setting.docs_link': 'https://docs.example/guide',
     SelfUseModeEnabled: 'true',
+    Notice: 'Maintenance tonight <b>22:00</b>',
     Footer:
       '<a href="https://footer.example/">Footer link</a><script>window.__pwned = true</script><img src="x" onerror="window.__pwned = true">',
   });
@@ -56,13 +57,15 @@ test('top bar and footer follow the options: docs link, self-use badge, sanitise
     await expect(top.getByRole('link', { name: 'Docs' })).toHaveAttribute('href', 'https://docs.example/guide');
     await expect(top.getByText('Self-use mode')).toBeVisible();
     await expect(top.getByRole('button', { name: 'Register' })).toHaveCount(0);
+    await guest.goto('/');
+    await expect(guest.getByTestId('notice')).toContainText('Maintenance tonight <b>22:00</b>');
     const footer = guest.getByTestId('footer');
     await expect(footer.getByRole('link', { name: 'Footer link' })).toHaveAttribute('href', 'https://footer.example/');
     await expect(footer.locator('script, [onerror]')).toHaveCount(0);
     expect(await guest.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
   } finally {
     await visitor.close();
-    await setOptions(page, { 'general_setting.docs_link': '', SelfUseModeEnabled: 'false', Footer: '' });
+    await setOptions(page, { 'general_setting.docs_link': '', SelfUseModeEnabled: 'false', Footer: '', Notice: '' });
   }
 });
 

@@ -1,4 +1,4 @@
-import { Button, Flex, Typography } from 'antd';
+import { Alert, Button, Flex, Typography } from 'antd';
 import { useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../app/hooks';
@@ -11,6 +11,15 @@ export function HomePage() {
   const user = useCurrentUser();
   return (
     <Flex vertical align="center" gap={16} style={{ padding: '64px 16px', textAlign: 'center' }}>
+      {status.notice && (
+        // The operator's notice, shown as plain text (no HTML is interpreted).
+        <Alert
+          type="info"
+          showIcon
+          title={<span style={{ whiteSpace: 'pre-wrap' }}>{status.notice}</span>}
+          data-testid="notice"
+        />
+      )}
       <Typography.Title level={2}>
         {intl.formatMessage(m.homeTitle, { name: status.system_name || 'AI Gateway' })}
       </Typography.Title>
