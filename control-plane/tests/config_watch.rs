@@ -199,6 +199,25 @@ async fn snapshot_then_deltas(app: &TestApp) {
     let gw = rows.iter().find(|g| g.gateway_id == "gw-1").unwrap();
     assert_eq!(gw.applied_version, delta.version as i64);
     assert_eq!(gw.connected, 1);
+
+    // Admins see the gateways with version and lag; users do not.
+    let listed = app.get("/api/gateway/").signed_in(&root).send().await;
+    assert!(listed.success(), "{}", listed.body);
+    let newest = listed.data()["version"].as_i64().unwrap();
+    assert!(newest >= delta.version as i64);
+    let item = listed.data()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["gateway_id"] == json!("gw-1"))
+        .unwrap()
+        .clone();
+    assert_eq!(item["version"], json!(delta.version));
+    assert_eq!(item["lag"], json!(newest - delta.version as i64));
+    assert_eq!(item["connected"], json!(true));
+    assert!(item["last_contact"].as_i64().unwrap() > 0);
+    let denied = app.get("/api/gateway/").signed_in(&user).send().await;
+    assert!(!denied.success());
 }
 
 async fn usage_ingest_moves_balances_in_the_feed(app: &TestApp) {
@@ -234,7 +253,37 @@ async fn usage_ingest_moves_balances_in_the_feed(app: &TestApp) {
     assert_eq!(updates[0].quota, -154);
 }
 
+/// Without a sync token, only loopback peers may call the gRPC services (they carry keys).
+async fn remote_peers_are_refused(app: &TestApp) {
+    use tower::ServiceExt;
+    let call = |peer: &str| {
+        let mut req = axum::http::Request::post("/config.v1.ConfigService/Ack")
+            .header("content-type", "application/grpc")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        req.extensions_mut().insert(axum::extract::ConnectInfo(
+            peer.parse::<SocketAddr>().unwrap(),
+        ));
+        control_plane::app_with_grpc(app.state.clone()).oneshot(req)
+    };
+    let remote = call(common::REMOTE).await.unwrap();
+    assert_eq!(
+        remote.headers().get("grpc-status").unwrap(),
+        "16",
+        "unauthenticated"
+    );
+    let local = call(common::LOOPBACK).await.unwrap();
+    assert_ne!(
+        local
+            .headers()
+            .get("grpc-status")
+            .map(|v| v.as_bytes().to_vec()),
+        Some(b"16".to_vec())
+    );
+}
+
 on_both_backends!(
     snapshot_then_deltas,
-    usage_ingest_moves_balances_in_the_feed
+    usage_ingest_moves_balances_in_the_feed,
+    remote_peers_are_refused
 );

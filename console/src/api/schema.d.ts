@@ -356,6 +356,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/gateway/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_gateways"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/group/": {
         parameters: {
             query?: never;
@@ -1482,6 +1498,20 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_GatewayList: {
+            /** @description The gateways and the newest config version. */
+            data?: {
+                items: components["schemas"]["GatewayView"][];
+                /**
+                 * Format: int64
+                 * @description The newest config version.
+                 */
+                version: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_LogStats: {
             /** @description Totals of the filtered logs. */
             data?: {
@@ -2262,6 +2292,37 @@ export interface components {
             key?: string;
             /** Format: int64 */
             type?: number;
+        };
+        /** @description The gateways and the newest config version. */
+        GatewayList: {
+            items: components["schemas"]["GatewayView"][];
+            /**
+             * Format: int64
+             * @description The newest config version.
+             */
+            version: number;
+        };
+        /** @description One gateway as the control plane knows it. */
+        GatewayView: {
+            /** @description Whether its Watch stream is open now. */
+            connected: boolean;
+            /** @description The name the gateway gave (`--gateway-id`). */
+            gateway_id: string;
+            /**
+             * Format: int64
+             * @description Versions behind the newest one (0 when up to date).
+             */
+            lag: number;
+            /**
+             * Format: int64
+             * @description Epoch seconds of the last Watch or acknowledgement.
+             */
+            last_contact: number;
+            /**
+             * Format: int64
+             * @description Config version the gateway reported applying.
+             */
+            version: number;
         };
         /** @description A group the caller may pick for a token. */
         GroupInfo: {
@@ -3552,6 +3613,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_UserPoint"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    list_gateways: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GatewayList"];
                 };
             };
             403: {

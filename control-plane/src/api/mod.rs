@@ -10,6 +10,7 @@ pub mod data;
 pub mod envelope;
 pub mod extract;
 pub mod gate;
+pub mod gateways;
 pub mod logs;
 pub mod me;
 pub mod options;
@@ -134,6 +135,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(verification::bind_email))
         .routes(routes!(verification::send_reset_link))
         .routes(routes!(verification::reset_password))
+        .routes(routes!(gateways::list_gateways))
 }
 
 /// The OpenAPI document of the API.
