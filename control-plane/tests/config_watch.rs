@@ -198,7 +198,7 @@ async fn snapshot_then_deltas(app: &TestApp) {
         .unwrap();
     let gw = rows.iter().find(|g| g.gateway_id == "gw-1").unwrap();
     assert_eq!(gw.applied_version, delta.version as i64);
-    assert_eq!(gw.connected, 1);
+    assert_eq!(gw.connected, 2, "two streams open");
 
     // Admins see the gateways with version and lag; users do not.
     let listed = app.get("/api/gateway/").signed_in(&root).send().await;
@@ -218,6 +218,24 @@ async fn snapshot_then_deltas(app: &TestApp) {
     assert!(item["last_contact"].as_i64().unwrap() > 0);
     let denied = app.get("/api/gateway/").signed_in(&user).send().await;
     assert!(!denied.success());
+
+    // Closed streams are counted out.
+    drop(stream);
+    drop(again);
+    let start = std::time::Instant::now();
+    loop {
+        let rows = control_plane::store::config_changes::gateways(app.db())
+            .await
+            .unwrap();
+        if rows
+            .iter()
+            .any(|g| g.gateway_id == "gw-1" && g.connected == 0)
+        {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(5), "{rows:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 async fn usage_ingest_moves_balances_in_the_feed(app: &TestApp) {

@@ -40,6 +40,10 @@ struct Args {
     /// Folder of the on-disk spool of usage records not yet acknowledged.
     #[arg(long, env = "GATEWAY_SPOOL_DIR", default_value = "data/spool")]
     spool_dir: PathBuf,
+    /// Proxy paths outside the relay (console, /api) to this address (the control plane's),
+    /// so clients and the console share one port.
+    #[arg(long, env = "GATEWAY_FORWARD_TO")]
+    forward_to: Option<std::net::SocketAddr>,
     /// Usage records queued in memory before they spill to the spool.
     #[arg(long, env = "GATEWAY_USAGE_QUEUE", default_value_t = 10_000)]
     usage_queue: usize,
@@ -68,6 +72,7 @@ fn main() -> anyhow::Result<()> {
         threads: args.threads,
         grace_period_seconds: args.grace_period_seconds,
         shutdown_timeout_seconds: args.shutdown_timeout_seconds,
+        forward_to: args.forward_to,
         ..ServeOptions::new(args.listen.clone(), Some(args.admin_listen.clone()))
     };
     if let Some(url) = args.control_plane.clone() {

@@ -43,6 +43,8 @@ pub struct ServeOptions {
     pub grace_period_seconds: u64,
     /// Then: seconds in-flight requests (streams) get to finish.
     pub shutdown_timeout_seconds: u64,
+    /// Non-relay paths (console, `/api`) are proxied here (the control plane), when set.
+    pub forward_to: Option<std::net::SocketAddr>,
 }
 
 impl ServeOptions {
@@ -54,6 +56,7 @@ impl ServeOptions {
             threads: 2,
             grace_period_seconds: 0,
             shutdown_timeout_seconds: 1,
+            forward_to: None,
         }
     }
 }
@@ -104,6 +107,7 @@ pub fn build_server(state: Arc<GatewayState>, opts: &ServeOptions) -> Server {
         &server.configuration,
         Relay {
             state: state.clone(),
+            forward_to: opts.forward_to,
         },
         "relay",
     );

@@ -270,6 +270,8 @@ impl Gateway {
         let admin = format!("127.0.0.1:{}", free_port());
         let child = Command::new(GATEWAY)
             .args([
+                "--forward-to",
+                &format!("127.0.0.1:{}", cp.port),
                 "--control-plane",
                 &cp.url(),
                 "--listen",
@@ -451,6 +453,29 @@ async fn config_push_reaches_two_gateways_within_a_second(postgres: bool) {
     for gw in &gws {
         assert_eq!(gw.chat(&sys.key, "gpt-4o-mini").await.status, 200);
     }
+    // One port: paths outside the relay reach the control plane through the gateway.
+    let status = send(
+        "GET",
+        &format!("http://{}/api/status", gws[0].addr),
+        &[],
+        Bytes::new(),
+    )
+    .await;
+    let status: Value = serde_json::from_slice(&status.body).unwrap();
+    assert_eq!(status["success"], json!(true), "{status}");
+    assert_eq!(status["data"]["setup"], json!(true));
+    let listed = sys
+        .cp
+        .call_as(&sys.cp.admin, "GET", "/api/gateway/", Value::Null)
+        .await;
+    let names: Vec<&str> = listed["data"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["connected"] == json!(true))
+        .filter_map(|g| g["gateway_id"].as_str())
+        .collect();
+    assert_eq!(names, vec!["gw-a", "gw-b"], "{listed}");
 
     let key = sys.new_token("fresh").await;
     let took = time_until(Duration::from_secs(5), || async {

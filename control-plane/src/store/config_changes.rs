@@ -152,16 +152,17 @@ pub struct GatewayRow {
     pub applied_version: i64,
     /// Epoch seconds.
     pub last_contact: i64,
-    /// 1 while a Watch stream is open (on some replica).
+    /// Watch streams open now (over every replica).
     pub connected: i64,
 }
 
-/// Records that `gateway_id` applied `version` and is connected.
-pub async fn gateway_applied(db: &Db, gateway_id: &str, version: i64) -> Result<(), sqlx::Error> {
+/// Records that `gateway_id` opened a Watch stream from `version`.
+pub async fn gateway_watching(db: &Db, gateway_id: &str, version: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO gateways (gateway_id, applied_version, last_contact, connected) \
          VALUES ($1, $2, $3, 1) ON CONFLICT (gateway_id) DO UPDATE SET \
-         applied_version = excluded.applied_version, last_contact = excluded.last_contact, connected = 1",
+         applied_version = excluded.applied_version, last_contact = excluded.last_contact, \
+         connected = gateways.connected + 1",
     )
     .bind(gateway_id)
     .bind(version)
@@ -171,13 +172,31 @@ pub async fn gateway_applied(db: &Db, gateway_id: &str, version: i64) -> Result<
     Ok(())
 }
 
-/// Records that the Watch stream of `gateway_id` ended.
+/// Records that `gateway_id` applied `version`.
+pub async fn gateway_applied(db: &Db, gateway_id: &str, version: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO gateways (gateway_id, applied_version, last_contact, connected) \
+         VALUES ($1, $2, $3, 0) ON CONFLICT (gateway_id) DO UPDATE SET \
+         applied_version = excluded.applied_version, last_contact = excluded.last_contact",
+    )
+    .bind(gateway_id)
+    .bind(version)
+    .bind(super::now())
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}
+
+/// Records that one Watch stream of `gateway_id` ended.
 pub async fn gateway_gone(db: &Db, gateway_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE gateways SET connected = 0, last_contact = $1 WHERE gateway_id = $2")
-        .bind(super::now())
-        .bind(gateway_id)
-        .execute(&db.pool)
-        .await?;
+    sqlx::query(
+        "UPDATE gateways SET last_contact = $1, \
+         connected = CASE WHEN connected > 0 THEN connected - 1 ELSE 0 END WHERE gateway_id = $2",
+    )
+    .bind(super::now())
+    .bind(gateway_id)
+    .execute(&db.pool)
+    .await?;
     Ok(())
 }
 

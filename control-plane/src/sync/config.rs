@@ -129,7 +129,7 @@ impl ConfigService for ConfigApi {
         };
         let have = i64::try_from(req.have_version).unwrap_or(i64::MAX);
         if let Err(err) =
-            config_changes::gateway_applied(self.state.db(), &gateway_id, have.max(0)).await
+            config_changes::gateway_watching(self.state.db(), &gateway_id, have.max(0)).await
         {
             tracing::warn!(gateway_id, error = %err, "recording the gateway failed");
         }

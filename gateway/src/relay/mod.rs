@@ -1,6 +1,8 @@
 //! The relay: one thin `ProxyHttp` whose `request_filter` answers every request itself
 //! (whole body read with our own cap, upstream spoken to by our client, answer written with
-//! `write_response_*`), so pingora's 64 KiB replay buffer is never involved.
+//! `write_response_*`), so pingora's 64 KiB replay buffer is never involved. Paths outside
+//! the relay (`/v1…`) can be proxied as they are to the control plane (console and `/api`),
+//! so one port serves clients and the console.
 
 mod post;
 mod record;
@@ -10,10 +12,12 @@ mod sse;
 pub use record::Trace;
 pub use respond::REQUEST_ID_HEADER;
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use bytes::Bytes;
+use pingora::http::RequestHeader;
 use pingora::prelude::HttpPeer;
 use pingora::proxy::{ProxyHttp, Session};
 use pingora::{Error, ErrorType};
@@ -46,11 +50,20 @@ impl<E: Into<GatewayError>> From<E> for Failure {
 /// The gateway's `ProxyHttp`.
 pub struct Relay {
     pub state: Arc<GatewayState>,
+    /// Where non-relay paths go (the control plane), when set; otherwise they get a 404.
+    pub forward_to: Option<SocketAddr>,
 }
 
 /// Per-request context.
 pub struct Ctx {
     trace: Option<Trace>,
+    /// The request is proxied to `forward_to` as it is.
+    forward: bool,
+}
+
+/// Whether a path belongs to the relay (OpenAI `/v1…`, Gemini `/v1beta…`).
+fn is_relay_path(path: &str) -> bool {
+    path == "/v1" || path.starts_with("/v1/") || path.starts_with("/v1beta")
 }
 
 #[async_trait]
@@ -60,21 +73,54 @@ impl ProxyHttp for Relay {
     fn new_ctx(&self) -> Ctx {
         Ctx {
             trace: Some(Trace::new()),
+            forward: false,
         }
     }
 
     async fn upstream_peer(
         &self,
         _session: &mut Session,
-        _ctx: &mut Ctx,
+        ctx: &mut Ctx,
     ) -> pingora::Result<Box<HttpPeer>> {
-        Err(Error::explain(
-            ErrorType::InternalError,
-            "the relay answers every request in request_filter",
-        ))
+        match self.forward_to {
+            Some(addr) if ctx.forward => Ok(Box::new(HttpPeer::new(addr, false, String::new()))),
+            _ => Err(Error::explain(
+                ErrorType::InternalError,
+                "the relay answers every request in request_filter",
+            )),
+        }
+    }
+
+    async fn upstream_request_filter(
+        &self,
+        session: &mut Session,
+        upstream_request: &mut RequestHeader,
+        _ctx: &mut Ctx,
+    ) -> pingora::Result<()> {
+        // The control plane trusts the last X-Forwarded-For entry from a loopback peer.
+        if let Some(ip) = session
+            .client_addr()
+            .and_then(|a| a.as_inet())
+            .map(|a| a.ip())
+        {
+            let value = match upstream_request
+                .headers
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok())
+            {
+                Some(before) => format!("{before}, {ip}"),
+                None => ip.to_string(),
+            };
+            upstream_request.insert_header("x-forwarded-for", value)?;
+        }
+        Ok(())
     }
 
     async fn request_filter(&self, session: &mut Session, ctx: &mut Ctx) -> pingora::Result<bool> {
+        if self.forward_to.is_some() && !is_relay_path(session.req_header().uri.path()) {
+            ctx.forward = true;
+            return Ok(false);
+        }
         let mut trace = ctx.trace.take().unwrap_or_default();
         let snap = self.state.config.load();
         let result = self.dispatch(session, &snap, &mut trace).await;
