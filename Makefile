@@ -3,13 +3,26 @@ CARGO_TARGET_DIR ?= $(HOME)/.cache/ai-gateway/target
 export CARGO_TARGET_DIR
 DATA_DIR ?= ./data
 LISTEN ?= 127.0.0.1:3000
+CONTROL_PLANE_LISTEN ?= 127.0.0.1:3001
+GATEWAY_ADMIN_LISTEN ?= 127.0.0.1:9090
+# `make run CARGO_PROFILE=dev` for a quicker, unoptimised build.
+CARGO_PROFILE ?= release
+BIN_DIR = $(CARGO_TARGET_DIR)/$(if $(filter dev,$(CARGO_PROFILE)),debug,$(CARGO_PROFILE))
 
 .PHONY: run test console
 
-## Start the control plane on SQLite in $(DATA_DIR), serving the console (built first when npm is available).
+## Start the whole system: the control plane on SQLite in $(DATA_DIR) (REST, console when built,
+## gRPC) on $(CONTROL_PLANE_LISTEN), and one gateway on $(LISTEN) that relays /v1 traffic and
+## forwards every other path (console, /api) to the control plane: one port for everything.
 run: console
-	cargo run --release --locked -p control-plane -- --listen $(LISTEN) --data-dir $(DATA_DIR) \
-		$(if $(wildcard console/dist/index.html),--console-dir console/dist,)
+	cargo build --profile $(CARGO_PROFILE) --locked -p control-plane -p gateway
+	@set -e; \
+	$(BIN_DIR)/control-plane --listen $(CONTROL_PLANE_LISTEN) --data-dir $(DATA_DIR) \
+		$(if $(wildcard console/dist/index.html),--console-dir console/dist,) & cp=$$!; \
+	trap 'kill -TERM $$cp 2>/dev/null; wait $$cp' EXIT; \
+	$(BIN_DIR)/gateway --listen $(LISTEN) --admin-listen $(GATEWAY_ADMIN_LISTEN) \
+		--control-plane http://$(CONTROL_PLANE_LISTEN) --forward-to $(CONTROL_PLANE_LISTEN) \
+		--gateway-id local --spool-dir $(DATA_DIR)/spool
 
 ## Build the console when Node.js is installed.
 console:
