@@ -214,7 +214,56 @@ async fn unlimited_token_keeps_its_remaining_quota(app: &TestApp) {
     assert_eq!(quota, -400, "the user's balance pays for it");
 }
 
+/// Batches from two gateways touching the same users and roll-ups in opposite orders commit
+/// side by side (rows are locked in key order, so they cannot deadlock).
+async fn concurrent_batches_all_commit(app: &TestApp) {
+    let root = app.root().await;
+    let a = app.user(&root, "alpha").await;
+    let b = app.user(&root, "beta").await;
+    let row = |id: String, user: i64, model: &str| {
+        let mut r = control_plane::sync::usage::to_row(record(&id, user, 0, 10, 2));
+        r.model_name = model.into();
+        r
+    };
+    for round in 0..10 {
+        let forward: Vec<_> = (0..6)
+            .map(|i| {
+                let user = if i % 2 == 0 { a.user_id } else { b.user_id };
+                row(
+                    format!("f{round}-{i}"),
+                    user,
+                    if i < 3 { "m1" } else { "m2" },
+                )
+            })
+            .collect();
+        let backward: Vec<_> = forward
+            .iter()
+            .rev()
+            .map(|r| {
+                let mut r = r.clone();
+                r.request_id = r.request_id.replacen('f', "b", 1);
+                r
+            })
+            .collect();
+        let (x, y) = tokio::join!(
+            control_plane::store::usage::ingest(app.db(), &forward),
+            control_plane::store::usage::ingest(app.db(), &backward)
+        );
+        assert_eq!(x.unwrap().inserted, 6);
+        assert_eq!(y.unwrap().inserted, 6);
+    }
+    let (used,): (i64,) =
+        sqlx::query_as("SELECT CAST(SUM(used_quota) AS BIGINT) FROM users WHERE id IN ($1, $2)")
+            .bind(a.user_id)
+            .bind(b.user_id)
+            .fetch_one(&app.db().pool)
+            .await
+            .unwrap();
+    assert_eq!(used, 10 * 12 * 10);
+}
+
 on_both_backends!(
     same_batch_twice_charges_once,
-    unlimited_token_keeps_its_remaining_quota
+    unlimited_token_keeps_its_remaining_quota,
+    concurrent_batches_all_commit
 );

@@ -46,15 +46,26 @@ struct Charge {
     count: i64,
 }
 
+/// One hour of one user's use of one model within a batch.
+#[derive(Default)]
+struct HourSum {
+    username: String,
+    quota: i64,
+    tokens: i64,
+    count: i64,
+}
+
 /// Writes `rows` in one transaction. Rows whose request id is already stored are skipped, so
-/// delivering the same batch twice charges once. Balances are updated once per user, token and
-/// channel (in id order, so concurrent batches lock rows in the same order).
+/// delivering the same batch twice charges once. Balances and hourly roll-ups are updated once
+/// per user, token, channel and (user, model, hour), in key order, so concurrent batches lock
+/// rows in the same order and cannot deadlock each other.
 pub async fn ingest(db: &Db, rows: &[UsageRow]) -> Result<IngestOutcome, sqlx::Error> {
     let mut tx = db.pool.begin().await?;
     let mut outcome = IngestOutcome::default();
     let mut users: BTreeMap<i64, Charge> = BTreeMap::new();
     let mut tokens: BTreeMap<i64, Charge> = BTreeMap::new();
     let mut channels: BTreeMap<i64, Charge> = BTreeMap::new();
+    let mut hours: BTreeMap<(i64, &str, i64), HourSum> = BTreeMap::new();
     for row in rows {
         let request_id = Some(row.request_id.as_str()).filter(|r| !r.is_empty());
         let inserted = sqlx::query(
@@ -105,16 +116,13 @@ pub async fn ingest(db: &Db, rows: &[UsageRow]) -> Result<IngestOutcome, sqlx::E
             }
         }
         let hour = row.created_at - row.created_at.rem_euclid(3600);
-        super::quota_data::add(
-            &mut *tx,
-            row.user_id,
-            &row.username,
-            &row.model_name,
-            hour,
-            row.quota,
-            row.prompt_tokens + row.completion_tokens,
-        )
-        .await?;
+        let sum = hours
+            .entry((row.user_id, row.model_name.as_str(), hour))
+            .or_default();
+        sum.username.clone_from(&row.username);
+        sum.quota += row.quota;
+        sum.tokens += row.prompt_tokens + row.completion_tokens;
+        sum.count += 1;
     }
     for (id, charge) in &users {
         sqlx::query(
@@ -144,6 +152,23 @@ pub async fn ingest(db: &Db, rows: &[UsageRow]) -> Result<IngestOutcome, sqlx::E
             .bind(*id)
             .execute(&mut *tx)
             .await?;
+    }
+    for ((user_id, model_name, hour), sum) in &hours {
+        sqlx::query(
+            "INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET \
+             token_used = quota_data.token_used + excluded.token_used, \
+             count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota",
+        )
+        .bind(*user_id)
+        .bind(sum.username.as_str())
+        .bind(*model_name)
+        .bind(*hour)
+        .bind(sum.tokens)
+        .bind(sum.count)
+        .bind(sum.quota)
+        .execute(&mut *tx)
+        .await?;
     }
     tx.commit().await?;
     Ok(outcome)
