@@ -15,6 +15,11 @@ function renderDiscovery(url: string, onFill = vi.fn()) {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** Waits for the toast that ends every path of the discovery handler. */
+async function toastShown() {
+  await waitFor(() => expect(document.querySelector('.ant-message-notice')).not.toBeNull());
+}
+
 describe('OIDC discovery (spec 1 §5)', () => {
   it('fetches the well-known document and fills the three endpoints', async () => {
     const fetchMock = vi.fn(
@@ -38,6 +43,7 @@ describe('OIDC discovery (spec 1 §5)', () => {
       }),
     );
     expect(fetchMock).toHaveBeenCalledWith('https://id.example/.well-known/openid-configuration');
+    await toastShown();
   });
 
   it('refuses a URL that is not http(s) without fetching', async () => {
@@ -45,7 +51,7 @@ describe('OIDC discovery (spec 1 §5)', () => {
     vi.stubGlobal('fetch', fetchMock);
     const onFill = renderDiscovery('id.example/.well-known');
     fireEvent.click(screen.getByRole('button'));
-    await new Promise((r) => setTimeout(r, 50));
+    await toastShown();
     expect(fetchMock).not.toHaveBeenCalled();
     expect(onFill).not.toHaveBeenCalled();
   });
@@ -57,7 +63,7 @@ describe('OIDC discovery (spec 1 §5)', () => {
     );
     const onFill = renderDiscovery('https://id.example/.well-known/openid-configuration');
     fireEvent.click(screen.getByRole('button'));
-    await new Promise((r) => setTimeout(r, 50));
+    await toastShown();
     expect(onFill).not.toHaveBeenCalled();
   });
 });
