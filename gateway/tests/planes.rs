@@ -610,6 +610,50 @@ async fn sigterm_mid_stream_loses_no_record(postgres: bool) {
     assert_eq!(sys.mock.calls("slow"), 1);
 }
 
+async fn gateway_restart_replays_its_spool(postgres: bool) {
+    let Some(mut sys) = System::start(postgres).await else {
+        eprintln!("DATABASE_URL not set: PostgreSQL variant skipped");
+        return;
+    };
+    let mut gw = sys.gateway("gw-spool").await;
+    assert_eq!(gw.chat(&sys.key, "gpt-4o-mini").await.status, 200);
+    sys.cp.kill();
+    const M: i64 = 15;
+    for i in 0..M {
+        let r = gw.chat(&sys.key, "gpt-4o-mini").await;
+        assert_eq!(r.status, 200, "request {i} served from the last snapshot");
+    }
+    // Stopped while the control plane is away: what was not delivered is on disk.
+    gw.proc.signal("TERM");
+    let status = tokio::task::spawn_blocking(move || {
+        let s = gw.proc.wait_exit(Duration::from_secs(30));
+        drop(gw);
+        s
+    })
+    .await
+    .unwrap();
+    assert!(status.success(), "gateway exit {status:?}");
+    // The spool file, and the part of it a failed replay had taken aside.
+    let spooled: usize = ["usage-spool.jsonl", "usage-spool.replaying"]
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(sys.dir.path().join("gw-spool").join(f))
+                .unwrap_or_default()
+                .lines()
+                .count()
+        })
+        .sum();
+    assert!(spooled >= M as usize, "spooled {spooled} records");
+
+    sys.cp.launch().await;
+    let _gw = sys.gateway("gw-spool").await;
+    let (rows, charged) = sys.wait_logs(M + 1, Duration::from_secs(30)).await;
+    assert_eq!(rows, M + 1, "every request logged once");
+    let (quota, used, _) = sys.balances().await;
+    assert_eq!(used, charged);
+    assert_eq!(quota, INITIAL_QUOTA - charged);
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),* $(,)?) => {
         $(
@@ -631,5 +675,6 @@ macro_rules! on_both_databases {
 on_both_databases!(
     config_push_reaches_two_gateways_within_a_second,
     control_plane_outage_loses_and_doubles_nothing,
-    sigterm_mid_stream_loses_no_record
+    sigterm_mid_stream_loses_no_record,
+    gateway_restart_replays_its_spool
 );

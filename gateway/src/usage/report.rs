@@ -257,10 +257,14 @@ impl Reporter {
     ) {
         let mut backoff = Backoff::new();
         let mut healthy = true;
+        // The spool left by an earlier run is replayed right after start.
+        let mut first = true;
         loop {
             // Gather a batch: wait for the first record, then linger for more.
             let mut batch = Vec::new();
-            let wait = if healthy {
+            let wait = if std::mem::take(&mut first) {
+                Duration::ZERO
+            } else if healthy {
                 LINGER * 25
             } else {
                 backoff.next_wait()
