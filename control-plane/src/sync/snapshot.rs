@@ -147,7 +147,7 @@ fn channel(state: &AppState, c: &ChannelRecord) -> pb::Channel {
         priority: c.priority,
         weight: u32::try_from(c.weight).unwrap_or(0),
         model_mapping: string_map(&c.model_mapping),
-        status_code_mapping: string_map(&c.status_code_mapping),
+        status_code_mapping: status_map(c.id, &c.status_code_mapping),
         status,
         headers: string_map(&c.header_override),
         openai_organization: c.openai_organization.clone(),
@@ -200,6 +200,30 @@ fn string_map(raw: &str) -> HashMap<String, String> {
         .collect()
 }
 
+/// A status code mapping with only HTTP statuses on both sides (gateways reject a snapshot
+/// with anything else, so one bad entry must not stop every gateway's config).
+fn status_map(channel_id: i64, raw: &str) -> HashMap<String, String> {
+    let status = |s: &str| {
+        s.trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|n| (100..=599).contains(n))
+    };
+    string_map(raw)
+        .into_iter()
+        .filter_map(|(from, to)| match (status(&from), status(&to)) {
+            (Some(f), Some(t)) => Some((f.to_string(), t.to_string())),
+            _ => {
+                tracing::warn!(
+                    channel_id,
+                    "status code mapping entry ignored: not HTTP statuses"
+                );
+                None
+            }
+        })
+        .collect()
+}
+
 /// A JSON object option of numbers.
 fn number_map(o: &Options, key: &str) -> HashMap<String, f64> {
     match o.json(key) {
@@ -227,5 +251,8 @@ mod tests {
         assert_eq!(m.get("a").map(String::as_str), Some("b"));
         assert!(!m.contains_key("x"));
         assert!(string_map("not json").is_empty());
+        let statuses = status_map(1, r#"{"429": "500", "404": "x", "abc": 500, "200": 99}"#);
+        assert_eq!(statuses.len(), 1);
+        assert_eq!(statuses.get("429").map(String::as_str), Some("500"));
     }
 }
