@@ -129,6 +129,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     );
     let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
+    reporter.attach_spool_gauge(state.metrics.usage_spool.clone());
     rt.spawn(watch::follow(state.clone(), channel, auth, gateway_id, raw));
     build_server(state, opts).run(RunArgs::default());
     rt.block_on(reporter.flush_and_stop(Duration::from_secs(10)));

@@ -11,6 +11,8 @@ pub const TIME_TO_FIRST_TOKEN: &str = "gateway_time_to_first_token_seconds";
 pub const UPSTREAM_ERRORS: &str = "gateway_upstream_errors_total";
 pub const TOKENS: &str = "gateway_tokens_total";
 pub const SNAPSHOT_VERSION: &str = "gateway_snapshot_version";
+pub const CONFIG_STREAM_UP: &str = "gateway_config_stream_up";
+pub const USAGE_SPOOL: &str = "gateway_usage_spool_records";
 
 const LATENCY_BUCKETS: &[f64] = &[
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0,
@@ -25,6 +27,10 @@ pub struct Metrics {
     pub upstream_errors: IntCounterVec,
     pub tokens: IntCounterVec,
     pub snapshot_version: IntGauge,
+    /// 1 while the control plane's config stream delivers, 0 while it is away.
+    pub config_stream_up: IntGauge,
+    /// Usage records waiting in the on-disk spool.
+    pub usage_spool: IntGauge,
 }
 
 impl Metrics {
@@ -59,7 +65,14 @@ impl Metrics {
         registry.register(Box::new(ttft.clone()))?;
         registry.register(Box::new(upstream_errors.clone()))?;
         registry.register(Box::new(tokens.clone()))?;
+        let config_stream_up = IntGauge::new(
+            CONFIG_STREAM_UP,
+            "Whether the control plane's config stream is connected",
+        )?;
+        let usage_spool = IntGauge::new(USAGE_SPOOL, "Usage records waiting in the spool")?;
         registry.register(Box::new(snapshot_version.clone()))?;
+        registry.register(Box::new(config_stream_up.clone()))?;
+        registry.register(Box::new(usage_spool.clone()))?;
         Ok(Metrics {
             registry,
             requests,
@@ -68,6 +81,8 @@ impl Metrics {
             upstream_errors,
             tokens,
             snapshot_version,
+            config_stream_up,
+            usage_spool,
         })
     }
 

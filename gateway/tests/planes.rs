@@ -261,6 +261,7 @@ async fn send_json(method: &str, url: &str, headers: &[(&str, &str)], body: Valu
 /// A gateway process following the control plane.
 struct Gateway {
     addr: SocketAddr,
+    admin: String,
     proc: Proc,
 }
 
@@ -294,10 +295,43 @@ impl Gateway {
             .unwrap();
         let gw = Gateway {
             addr,
+            admin,
             proc: Proc(child),
         };
         wait_listening(addr).await;
         gw
+    }
+
+    /// A gauge or counter from `/metrics` on the admin port.
+    async fn metric(&self, name: &str) -> Option<i64> {
+        let reply = send(
+            "GET",
+            &format!("http://{}/metrics", self.admin),
+            &[],
+            Bytes::new(),
+        )
+        .await;
+        String::from_utf8_lossy(&reply.body)
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+    }
+
+    /// Waits until a metric has `value` (at most `limit`).
+    async fn wait_metric(&self, name: &str, value: i64, limit: Duration) {
+        self.wait_metric_until(name, |v| v == value, limit).await;
+    }
+
+    /// Waits until a metric satisfies `ok` (at most `limit`).
+    async fn wait_metric_until(&self, name: &str, ok: impl Fn(i64) -> bool, limit: Duration) {
+        let start = Instant::now();
+        while !self.metric(name).await.is_some_and(&ok) {
+            assert!(
+                start.elapsed() < limit,
+                "{name} is {:?}",
+                self.metric(name).await
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     async fn chat(&self, key: &str, model: &str) -> Reply {
@@ -623,6 +657,15 @@ async fn gateway_restart_replays_its_spool(postgres: bool) {
         let r = gw.chat(&sys.key, "gpt-4o-mini").await;
         assert_eq!(r.status, 200, "request {i} served from the last snapshot");
     }
+    // The admin port shows the outage: config stream down, records in the spool.
+    gw.wait_metric("gateway_config_stream_up", 0, Duration::from_secs(5))
+        .await;
+    gw.wait_metric_until(
+        "gateway_usage_spool_records",
+        |n| n >= M,
+        Duration::from_secs(10),
+    )
+    .await;
     // Stopped while the control plane is away: what was not delivered is on disk.
     gw.proc.signal("TERM");
     let status = tokio::task::spawn_blocking(move || {
@@ -646,9 +689,13 @@ async fn gateway_restart_replays_its_spool(postgres: bool) {
     assert!(spooled >= M as usize, "spooled {spooled} records");
 
     sys.cp.launch().await;
-    let _gw = sys.gateway("gw-spool").await;
+    let gw = sys.gateway("gw-spool").await;
     let (rows, charged) = sys.wait_logs(M + 1, Duration::from_secs(30)).await;
     assert_eq!(rows, M + 1, "every request logged once");
+    gw.wait_metric("gateway_usage_spool_records", 0, Duration::from_secs(5))
+        .await;
+    gw.wait_metric("gateway_config_stream_up", 1, Duration::from_secs(5))
+        .await;
     let (quota, used, _) = sys.balances().await;
     assert_eq!(used, charged);
     assert_eq!(quota, INITIAL_QUOTA - charged);

@@ -199,12 +199,12 @@ pub async fn follow(
     let mut client = client(channel, auth);
     let mut backoff = Backoff::new();
     loop {
-        match follow_once(&state, &mut client, &gateway_id, &mut raw, &mut backoff).await {
-            Ok(()) => {}
-            Err(err) => {
-                tracing::warn!(error = %err, version = raw.version, "config stream lost; serving the last snapshot")
-            }
+        if let Err(err) =
+            follow_once(&state, &mut client, &gateway_id, &mut raw, &mut backoff).await
+        {
+            tracing::warn!(error = %err, version = raw.version, "config stream lost; serving the last snapshot");
         }
+        state.metrics.config_stream_up.set(0);
         let wait = backoff.next_wait();
         tokio::time::sleep(wait).await;
     }
@@ -223,6 +223,7 @@ async fn follow_once(
             return Err(SyncError::Ended);
         };
         backoff.reset();
+        state.metrics.config_stream_up.set(1);
         let mut next = raw.clone();
         apply(&mut next, msg)?;
         // Coalesce: whatever else already arrived goes into the same rebuild.

@@ -5,9 +5,10 @@
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use prometheus::IntGauge;
 use proto::usage::v1 as pb;
 use proto::usage::v1::usage_service_client::UsageServiceClient;
 use tokio::sync::{mpsc, oneshot};
@@ -42,6 +43,8 @@ pub enum ReportError {
 pub struct Spool {
     path: PathBuf,
     lock: Mutex<()>,
+    /// Set to the depth after every change, once metrics are attached.
+    gauge: OnceLock<IntGauge>,
 }
 
 impl Spool {
@@ -54,6 +57,7 @@ impl Spool {
         Ok(Spool {
             path: dir.join("usage-spool.jsonl"),
             lock: Mutex::new(()),
+            gauge: OnceLock::new(),
         })
     }
 
@@ -90,7 +94,17 @@ impl Spool {
             .open(&self.path)
             .map_err(|e| self.err(e))?;
         f.write_all(&buf).map_err(|e| self.err(e))?;
-        f.sync_data().map_err(|e| self.err(e))
+        f.sync_data().map_err(|e| self.err(e))?;
+        drop(_g);
+        self.refresh();
+        Ok(())
+    }
+
+    /// Publishes the current depth to the attached gauge.
+    fn refresh(&self) {
+        if let Some(g) = self.gauge.get() {
+            g.set(i64::try_from(self.depth()).unwrap_or(i64::MAX));
+        }
     }
 
     /// Takes every spooled record out (the file is renamed aside first, so records appended
@@ -195,6 +209,12 @@ impl ReportHandle {
     /// Records waiting in the spool.
     pub fn spool_depth(&self) -> usize {
         self.spool.depth()
+    }
+
+    /// Keeps `gauge` set to the spool depth from now on.
+    pub fn attach_spool_gauge(&self, gauge: IntGauge) {
+        let _ = self.spool.gauge.set(gauge);
+        self.spool.refresh();
     }
 }
 
@@ -340,6 +360,7 @@ impl Reporter {
             path: taken.display().to_string(),
             source,
         })?;
+        self.spool.refresh();
         if !records.is_empty() {
             tracing::info!(records = records.len(), "spooled usage delivered");
         }
