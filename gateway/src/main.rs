@@ -8,6 +8,8 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::Parser;
 use gateway::config::watch::{self, Auth};
+use gateway::server::DrainOnTerm;
+use gateway::state::GatewayState;
 use gateway::usage::report::{self, Spool};
 use gateway::usage::{JsonLinesSink, NullSink, UsageSink};
 use gateway::{ServeOptions, build_server, build_state};
@@ -53,11 +55,15 @@ struct Args {
     /// Worker threads for the relay.
     #[arg(long, env = "GATEWAY_THREADS", default_value_t = 2)]
     threads: usize,
-    /// On SIGTERM, seconds to keep serving new requests before stopping.
+    /// On SIGTERM, at most this many seconds for in-flight requests (long streams) to finish;
+    /// new requests are still served meanwhile.
+    #[arg(long, env = "GATEWAY_DRAIN_SECONDS", default_value_t = 120)]
+    drain_seconds: u64,
+    /// Then, seconds to keep accepting before stopping (load balancers catch up).
     #[arg(long, env = "GATEWAY_GRACE_PERIOD_SECONDS", default_value_t = 5)]
     grace_period_seconds: u64,
-    /// Then, seconds in-flight requests (long streams) get to finish.
-    #[arg(long, env = "GATEWAY_SHUTDOWN_TIMEOUT_SECONDS", default_value_t = 60)]
+    /// Then, seconds the runtimes get to stop.
+    #[arg(long, env = "GATEWAY_SHUTDOWN_TIMEOUT_SECONDS", default_value_t = 5)]
     shutdown_timeout_seconds: u64,
 }
 
@@ -90,8 +96,16 @@ fn main() -> anyhow::Result<()> {
     };
     let state = build_state(&raw, sink)?;
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
-    build_server(state, &opts).run(RunArgs::default());
+    let drain = Duration::from_secs(args.drain_seconds);
+    build_server(state.clone(), &opts).run(shutdown_args(state, drain));
     Ok(())
+}
+
+/// Shutdown on SIGTERM after in-flight requests finished (at most `drain`).
+fn shutdown_args(state: Arc<GatewayState>, drain: Duration) -> RunArgs {
+    RunArgs {
+        shutdown_signal: Box::new(DrainOnTerm { state, drain }),
+    }
 }
 
 /// Config from the control plane's Watch stream, usage to its Report stream (with a spool);
@@ -131,7 +145,8 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
     reporter.attach_spool_gauge(state.metrics.usage_spool.clone());
     rt.spawn(watch::follow(state.clone(), channel, auth, gateway_id, raw));
-    build_server(state, opts).run(RunArgs::default());
+    let drain = Duration::from_secs(args.drain_seconds);
+    build_server(state.clone(), opts).run(shutdown_args(state, drain));
     rt.block_on(reporter.flush_and_stop(Duration::from_secs(10)));
     tracing::info!("gateway stopped");
     Ok(())

@@ -74,6 +74,7 @@ pub fn build_state(
         .snapshot_version
         .set(i64::try_from(snapshot.version).unwrap_or(i64::MAX));
     Ok(Arc::new(GatewayState {
+        in_flight: std::sync::atomic::AtomicUsize::new(0),
         config: ConfigStore::new(snapshot),
         sink,
         metrics,
@@ -125,6 +126,50 @@ pub fn build_server(state: Arc<GatewayState>, opts: &ServeOptions) -> Server {
         server.add_service(svc);
     }
     server
+}
+
+/// SIGTERM: wait until no relay request is in flight (at most `drain`), then shut down
+/// gracefully; SIGINT: shut down at once. (Long streams thus finish before the runtimes stop.)
+pub struct DrainOnTerm {
+    pub state: Arc<GatewayState>,
+    pub drain: std::time::Duration,
+}
+
+#[async_trait]
+impl ShutdownSignalWatch for DrainOnTerm {
+    async fn recv(&self) -> ShutdownSignal {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut term), Ok(mut int)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) else {
+            tracing::error!("cannot listen for signals; stopping");
+            return ShutdownSignal::FastShutdown;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => return ShutdownSignal::FastShutdown,
+        }
+        let start = std::time::Instant::now();
+        let count = || self.state.in_flight.load(Ordering::Acquire);
+        tracing::info!(
+            in_flight = count(),
+            "SIGTERM: waiting for in-flight requests"
+        );
+        while count() > 0 && start.elapsed() < self.drain {
+            tokio::select! {
+                _ = tokio::time::sleep(std::time::Duration::from_millis(50)) => {}
+                _ = int.recv() => return ShutdownSignal::FastShutdown,
+            }
+        }
+        if count() > 0 {
+            tracing::warn!(
+                in_flight = count(),
+                "drain timeout: stopping with requests in flight"
+            );
+        }
+        ShutdownSignal::GracefulTerminate
+    }
 }
 
 struct StopSignal(watch::Receiver<bool>);

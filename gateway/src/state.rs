@@ -1,6 +1,7 @@
 //! Shared state of a running gateway: config snapshot, usage sink, metrics, upstream client.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::config::ConfigStore;
 use crate::metrics::Metrics;
@@ -13,4 +14,22 @@ pub struct GatewayState {
     pub sink: Arc<dyn UsageSink>,
     pub metrics: Metrics,
     pub upstream: Upstream,
+    /// Relay requests being answered now (SIGTERM waits for them).
+    pub in_flight: AtomicUsize,
+}
+
+/// Counts one relay request as in flight until dropped.
+pub struct InFlight<'a>(&'a AtomicUsize);
+
+impl<'a> InFlight<'a> {
+    pub fn enter(counter: &'a AtomicUsize) -> Self {
+        counter.fetch_add(1, Ordering::AcqRel);
+        InFlight(counter)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }

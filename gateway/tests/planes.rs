@@ -283,11 +283,13 @@ impl Gateway {
                 spool.to_str().unwrap(),
                 "--gateway-id",
                 name,
-                // In-flight streams get the grace period to finish after SIGTERM.
+                // On SIGTERM in-flight streams finish (up to the drain time), then it stops.
+                "--drain-seconds",
+                "30",
                 "--grace-period-seconds",
-                "4",
+                "0",
                 "--shutdown-timeout-seconds",
-                "5",
+                "1",
             ])
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())

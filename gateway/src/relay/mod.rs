@@ -121,6 +121,7 @@ impl ProxyHttp for Relay {
             ctx.forward = true;
             return Ok(false);
         }
+        let _in_flight = crate::state::InFlight::enter(&self.state.in_flight);
         let mut trace = ctx.trace.take().unwrap_or_default();
         let snap = self.state.config.load();
         let result = self.dispatch(session, &snap, &mut trace).await;
