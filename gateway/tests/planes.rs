@@ -32,8 +32,14 @@ fn control_plane_bin() -> &'static Path {
             .parent()
             .unwrap()
             .to_path_buf();
+        // The same profile as this test binary (its folder is `debug` for the dev profile).
+        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") | None => "dev".to_string(),
+            Some(name) => name.to_string(),
+        };
         let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .args(["build", "-p", "control-plane", "--bin", "control-plane"])
+            .args(["--profile", &profile])
             .env("CARGO_TARGET_DIR", profile_dir.parent().unwrap())
             .status()
             .unwrap();
