@@ -125,7 +125,11 @@ async fn every_auth_failure_mode_answers_in_openai_shape() {
             "{key}: {err}"
         );
         let rec = gw.record(&r.request_id()).await;
-        assert_eq!((rec.kind, rec.status, rec.quota), (5, status, 0), "{key}");
+        assert_eq!(
+            (rec.kind, rec.status, rec.quota),
+            (gateway::usage::LOG_ERROR, status, 0),
+            "{key}"
+        );
         let other: Value = serde_json::from_str(&rec.other).unwrap();
         assert_eq!(other["error_code"], reason, "{key}");
     }

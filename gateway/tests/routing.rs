@@ -151,7 +151,10 @@ async fn never_repicks_a_tried_channel_and_maps_the_final_status() {
     );
     assert_eq!((m.calls("a"), m.calls("b")), (1, 1));
     let rec = gw.record(&r.request_id()).await;
-    assert_eq!((rec.kind, rec.quota, rec.status), (5, 0, 503));
+    assert_eq!(
+        (rec.kind, rec.quota, rec.status),
+        (gateway::usage::LOG_ERROR, 0, 503)
+    );
     assert_eq!(use_channel(&rec.other), vec![1, 2]);
     assert_eq!(gw.user_quota(1), 1_000_000_000, "reservation refunded");
 }

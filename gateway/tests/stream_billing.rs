@@ -356,7 +356,10 @@ async fn a_client_leaving_before_the_first_byte_cancels_the_upstream_and_is_refu
     let records = gw.records();
     assert_eq!(records.len(), 2);
     for rec in records {
-        assert_eq!((rec.kind, rec.quota, rec.status), (5, 0, 499));
+        assert_eq!(
+            (rec.kind, rec.quota, rec.status),
+            (gateway::usage::LOG_ERROR, 0, 499)
+        );
         assert!(rec.content.contains("client"), "{rec:?}");
     }
     assert_eq!(

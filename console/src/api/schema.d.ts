@@ -1659,7 +1659,7 @@ export interface components {
                     token_name: string;
                     /**
                      * Format: int64
-                     * @description 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in.
+                     * @description 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in, 6 failed request.
                      */
                     type: number;
                     /**
@@ -2382,7 +2382,7 @@ export interface components {
             token_name: string;
             /**
              * Format: int64
-             * @description 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in.
+             * @description 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in, 6 failed request.
              */
             type: number;
             /**
@@ -3693,7 +3693,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in. */
+                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in, 6 failed request. */
                 type: number | null;
                 username: string | null;
                 token_name: string | null;
@@ -3763,7 +3763,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in. */
+                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in, 6 failed request. */
                 type: number | null;
                 username: string | null;
                 token_name: string | null;
@@ -3803,7 +3803,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in. */
+                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in, 6 failed request. */
                 type: number | null;
                 username: string | null;
                 token_name: string | null;
@@ -3841,7 +3841,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in. */
+                /** @description 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in, 6 failed request. */
                 type: number | null;
                 username: string | null;
                 token_name: string | null;

@@ -21,7 +21,7 @@ use crate::store::{self, now};
 pub struct LogView {
     pub id: i64,
     pub created_at: i64,
-    /// 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in.
+    /// 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in, 6 failed request.
     #[serde(rename = "type")]
     pub kind: i64,
     pub content: String,
@@ -92,7 +92,7 @@ fn strip_admin_info(other: &str) -> String {
 /// Log filters (the caller's own list ignores `username` and `channel`).
 #[derive(Debug, Default, Deserialize, IntoParams)]
 pub struct LogQuery {
-    /// 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in.
+    /// 0 all, 1 top-up, 2 consume, 3 manage, 4 system, 5 check-in, 6 failed request.
     #[serde(rename = "type")]
     pub kind: Option<i64>,
     pub username: Option<String>,

@@ -3,7 +3,8 @@
 
 use super::now;
 
-/// Log record types (spec 3 §3; the selector's reading).
+/// Log record types (spec 3 §3; the log page selector's reading, where 5 is the check-in). Failed
+/// relay requests, which that selector does not list, are 6.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogType {
     Topup = 1,
@@ -11,6 +12,7 @@ pub enum LogType {
     Manage = 3,
     System = 4,
     CheckIn = 5,
+    Error = 6,
 }
 
 /// A log row to insert that is not tied to a relay request.

@@ -11,7 +11,7 @@ use super::logs::LogType;
 pub struct UsageRow {
     pub request_id: String,
     pub created_at: i64,
-    /// Log type (2 consume, 5 error, …); only consume rows are charged.
+    /// Log type (2 consume, 6 error, …); only consume rows are charged.
     pub kind: i64,
     pub user_id: i64,
     pub username: String,

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// Log type of a successful, billed request.
 pub const LOG_CONSUME: i32 = 2;
 /// Log type of a failed request.
-pub const LOG_ERROR: i32 = 5;
+pub const LOG_ERROR: i32 = 6;
 
 /// One request's usage, in the shape of a log row.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
