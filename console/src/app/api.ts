@@ -62,6 +62,20 @@ export const envelopeBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiErro
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: envelopeBaseQuery,
-  tagTypes: ['Status', 'Setup', 'Self', 'User', 'Group', 'Option', 'Models', 'CheckIn'],
+  tagTypes: [
+    'Status',
+    'Setup',
+    'Self',
+    'User',
+    'Group',
+    'Option',
+    'Models',
+    'CheckIn',
+    'Channel',
+    'Token',
+    'Redemption',
+    'TopUp',
+    'Pricing',
+  ],
   endpoints: () => ({}),
 });

@@ -18,6 +18,12 @@ import { placeholders } from './messages';
 // The signed-in screens load on first visit, in their own chunks.
 const UsersPage = lazy(() => import('../features/users/UsersPage').then((m) => ({ default: m.UsersPage })));
 const PersonalPage = lazy(() => import('../features/personal/PersonalPage').then((m) => ({ default: m.PersonalPage })));
+const ChannelsPage = lazy(() => import('../features/channels/ChannelsPage').then((m) => ({ default: m.ChannelsPage })));
+const TokensPage = lazy(() => import('../features/tokens/TokensPage').then((m) => ({ default: m.TokensPage })));
+const RedemptionsPage = lazy(() =>
+  import('../features/redemptions/RedemptionsPage').then((m) => ({ default: m.RedemptionsPage })),
+);
+const WalletPage = lazy(() => import('../features/wallet/WalletPage').then((m) => ({ default: m.WalletPage })));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 export interface AppRoute {
@@ -39,14 +45,14 @@ export const ROUTES: AppRoute[] = [
   { path: '/user/edit/:id', guard: 'admin', element: <UsersPage /> },
   { path: '/setting', guard: 'admin', element: <SettingsPage /> },
   { path: '/personal', guard: 'user', element: <PersonalPage /> },
+  { path: '/channel', guard: 'admin', element: <ChannelsPage /> },
+  { path: '/channel/add', guard: 'admin', element: <ChannelsPage /> },
+  { path: '/channel/edit/:id', guard: 'admin', element: <ChannelsPage /> },
+  { path: '/redemption', guard: 'admin', element: <RedemptionsPage /> },
+  { path: '/token', guard: 'user', element: <TokensPage /> },
+  { path: '/topup', guard: 'user', element: <WalletPage /> },
   // Screens of later issues: a route that says so, never fake data.
-  { path: '/channel', guard: 'admin', element: <NotAvailablePage name={sidebar.channels} /> },
-  { path: '/channel/add', guard: 'admin', element: <NotAvailablePage name={sidebar.channels} /> },
-  { path: '/channel/edit/:id', guard: 'admin', element: <NotAvailablePage name={sidebar.channels} /> },
-  { path: '/redemption', guard: 'admin', element: <NotAvailablePage name={sidebar.redemption} /> },
-  { path: '/token', guard: 'user', element: <NotAvailablePage name={sidebar.tokens} /> },
   { path: '/playground', guard: 'user', element: <NotAvailablePage name={sidebar.playground} /> },
-  { path: '/topup', guard: 'user', element: <NotAvailablePage name={sidebar.wallet} /> },
   { path: '/log', guard: 'user', element: <NotAvailablePage name={sidebar.logs} /> },
   { path: '/detail', guard: 'user', element: <NotAvailablePage name={sidebar.dashboard} /> },
   { path: '/midjourney', guard: 'user', element: <NotAvailablePage name={sidebar.drawing} /> },

@@ -1,13 +1,18 @@
 /**
  * Message catalogues. English comes from the `defaultMessage` of every `messages.ts`
- * (collected here); Chinese from locales/zh-CN.json. catalog.test.ts checks that both
- * catalogues hold exactly the same ids.
+ * (collected here); Chinese from locales/zh-CN.json merged with each feature's own
+ * `zh-CN.json`. catalog.test.ts checks that both catalogues hold exactly the same ids.
  */
 import type { MessageDescriptor } from 'react-intl';
-import zhCN from './locales/zh-CN.json';
+import zhShared from './locales/zh-CN.json';
 import type { Locale } from './locales';
 
 type Descriptors = Record<string, MessageDescriptor>;
+
+const featureZh = import.meta.glob<Record<string, string>>('../features/*/zh-CN.json', { eager: true, import: 'default' });
+
+/** The Chinese catalogue: the shared file plus every feature's file. */
+export const zhCN: Record<string, string> = Object.assign({}, zhShared, ...Object.values(featureZh));
 
 const modules = import.meta.glob<Record<string, Descriptors>>('../**/messages.ts', { eager: true });
 
@@ -33,7 +38,7 @@ function englishCatalogue(): Record<string, string> {
 let en: Record<string, string> | undefined;
 
 export function catalogue(locale: Locale): Record<string, string> {
-  if (locale === 'zh-CN') return zhCN as Record<string, string>;
+  if (locale === 'zh-CN') return zhCN;
   en ??= englishCatalogue();
   return en;
 }
