@@ -13,7 +13,7 @@ test('login, create a user, promote, disable', async ({ page }) => {
   await expect(page.getByText('Please enter username and password!')).toBeVisible();
   await login(page);
   await expect(page).toHaveURL(/\/token$/);
-  await expect(page.getByTestId('not-available')).toBeVisible();
+  await expect(page.getByTestId('tokens-warning')).toBeVisible();
 
   await page.getByTestId('sidebar-menu').getByText('User management').click();
   await expect(page).toHaveURL(/\/user$/);

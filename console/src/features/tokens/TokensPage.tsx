@@ -1,7 +1,127 @@
-import { sidebar } from '../layout/messages';
-import { NotAvailablePage } from '../placeholder/NotAvailablePage';
+/** /token: the user's API tokens (spec 2 §2.5): warning, search, table, copy selected, enable/disable, delete, create/edit drawer. */
+import { CopyOutlined, PlusOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Flex, Input, Table } from 'antd';
+import { useMemo, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { copyWithFallback } from '../../shared/clipboard';
+import { PAGE_SIZE_OPTIONS } from '../../shared/constants';
+import { toast } from '../../shared/feedback';
+import { common } from '../../shared/messages';
+import { reportProblem } from '../../shared/problem';
+import { succeeded } from '../../shared/succeeded';
+import { usePageSize } from '../../shared/usePageSize';
+import { useQuotaDisplay } from '../status/useStatus';
+import { useDeleteTokenMutation, useListTokensQuery, useSetTokenStatusMutation } from './api';
+import { tokenColumns } from './columns';
+import { tokens as m } from './messages';
+import { copySelectedText, toggledStatus, validateSelection } from './rules';
+import { TokenDrawer } from './TokenDrawer';
+import type { Token } from './types';
 
-/** /token: the user's API tokens (spec 2 §2.5). Until this screen is built, its route says so and shows no data. */
+type DrawerState = { open: false } | { open: true; token: Token | undefined };
+
 export function TokensPage() {
-  return <NotAvailablePage name={sidebar.tokens} />;
+  const intl = useIntl();
+  const display = useQuotaDisplay();
+  const [pageSize, setPageSize] = usePageSize();
+  const [page, setPage] = useState(1);
+  const [draft, setDraft] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const [selected, setSelected] = useState<Token[]>([]);
+  const [drawer, setDrawer] = useState<DrawerState>({ open: false });
+  const { data, isFetching } = useListTokensQuery({ keyword, p: page, pageSize });
+  const [setStatus] = useSetTokenStatusMutation();
+  const [remove] = useDeleteTokenMutation();
+
+  const columns = useMemo(
+    () =>
+      tokenColumns(intl, display, {
+        onToggle: async (t) => {
+          if (await succeeded(setStatus({ id: t.id, status: toggledStatus(t.status) }))) {
+            toast.success(intl.formatMessage(common.operationDone));
+          }
+        },
+        onEdit: (t) => setDrawer({ open: true, token: t }),
+        onDelete: async (t) => {
+          if (await succeeded(remove(t.id))) {
+            toast.success(intl.formatMessage(m.deleted));
+            setSelected((s) => s.filter((x) => x.id !== t.id));
+          }
+        },
+      }),
+    [intl, display, setStatus, remove],
+  );
+
+  const copySelected = () => {
+    if (reportProblem(intl, validateSelection(selected))) return;
+    void copyWithFallback(intl, copySelectedText(selected));
+  };
+
+  const search = () => {
+    setPage(1);
+    setKeyword(draft.trim());
+  };
+
+  return (
+    <Card title={intl.formatMessage(m.title)}>
+      <Alert
+        type="warning"
+        showIcon
+        title={intl.formatMessage(m.warning)}
+        style={{ marginBottom: 16 }}
+        data-testid="tokens-warning"
+      />
+      <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          allowClear
+          style={{ maxWidth: 320 }}
+          placeholder={intl.formatMessage(m.keyword)}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onSearch={search}
+          data-testid="tokens-keyword"
+        />
+        <Button icon={<CopyOutlined />} onClick={copySelected} data-testid="tokens-copy-selected">
+          {intl.formatMessage(m.copySelected)}
+        </Button>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setDrawer({ open: true, token: undefined })}
+          style={{ marginInlineStart: 'auto' }}
+          data-testid="tokens-add"
+        >
+          {intl.formatMessage(m.add)}
+        </Button>
+      </Flex>
+      <Table<Token>
+        rowKey="id"
+        size="middle"
+        scroll={{ x: 1100 }}
+        loading={isFetching}
+        columns={columns}
+        dataSource={data?.items ?? []}
+        rowSelection={{
+          selectedRowKeys: selected.map((t) => t.id),
+          onChange: (_keys, rows) => setSelected(rows),
+          preserveSelectedRowKeys: true,
+        }}
+        pagination={{
+          current: page,
+          pageSize,
+          total: data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+          showTotal: (total) => intl.formatMessage(common.total, { total }),
+          onChange: (p, size) => {
+            if (size !== pageSize) {
+              setPageSize(size);
+              setPage(1);
+            } else setPage(p);
+          },
+        }}
+      />
+      <TokenDrawer open={drawer.open} token={drawer.open ? drawer.token : undefined} onClose={() => setDrawer({ open: false })} />
+    </Card>
+  );
 }
