@@ -17,6 +17,10 @@ export const STORAGE_KEY = {
   language: 'language',
   /** Not in the spec's list: invitation code read from ?aff= until registration. */
   aff: 'aff',
+  /** Spec 2 §9: the channel list's id sort, tag grouping and visible columns. */
+  idSort: 'id-sort',
+  channelTagMode: 'channel-tag-mode',
+  channelsTableColumns: 'channels-table-columns',
 } as const;
 export type StorageKey = (typeof STORAGE_KEY)[keyof typeof STORAGE_KEY];
 

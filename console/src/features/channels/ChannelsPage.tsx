@@ -1,7 +1,153 @@
-import { sidebar } from '../layout/messages';
-import { NotAvailablePage } from '../placeholder/NotAvailablePage';
+/** /channel, /channel/add, /channel/edit/:id: channel management (spec 2 §2.4): search, table, drawer, dialogs, bulk actions. */
+import { PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { Button, Card, Flex, Space, Switch, Table, Typography } from 'antd';
+import { useMemo, useState, type Key } from 'react';
+import { useIntl } from 'react-intl';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { PAGE_SIZE_OPTIONS } from '../../shared/constants';
+import { common } from '../../shared/messages';
+import { usePageSize } from '../../shared/usePageSize';
+import { useQuotaDisplay } from '../status/useStatus';
+import { isSearch, useListChannelsQuery } from './api';
+import { BatchTagDialog } from './BatchTagDialog';
+import { BulkActions } from './BulkActions';
+import { ChannelDrawer } from './ChannelDrawer';
+import { channelColumns } from './columns';
+import { ColumnSettingsDialog } from './ColumnSettingsDialog';
+import { page as m } from './messages';
+import { ModelTestDialog } from './ModelTestDialog';
+import { useColumnVisibility, useIdSort, useTagMode } from './prefs';
+import { EMPTY_FILTER, SearchBar, type ChannelFilter } from './SearchBar';
+import { TagEditDialog } from './TagEditDialog';
+import { rowChannels, tableRows, type TableRow, type TagRow } from './tagRows';
+import type { Channel } from './types';
+import { useRowHandlers } from './useRowHandlers';
 
-/** /channel, /channel/add, /channel/edit/:id: channel management (spec 2 §2.4). Until this screen is built, its route says so and shows no data. */
+const CHANNEL_KEY_PREFIX = 'channel-';
+const TABLE_SCROLL_X = 1200;
+
 export function ChannelsPage() {
-  return <NotAvailablePage name={sidebar.channels} />;
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const { id } = useParams();
+  const display = useQuotaDisplay();
+  const [pageSize, setPageSize] = usePageSize();
+  const [idSort, setIdSort] = useIdSort();
+  const [tagMode, setTagMode] = useTagMode();
+  const [visible, setVisible] = useColumnVisibility();
+  const [page, setPage] = useState(1);
+  const [filter, setFilter] = useState<ChannelFilter>(EMPTY_FILTER);
+  const [selectedKeys, setSelectedKeys] = useState<Key[]>([]);
+  const [columnsOpen, setColumnsOpen] = useState(false);
+  const [batchTagOpen, setBatchTagOpen] = useState(false);
+  const [testing, setTesting] = useState<Channel | null>(null);
+  const [tagRow, setTagRow] = useState<TagRow | null>(null);
+
+  const searching = isSearch(filter);
+  const { data, isFetching, refetch } = useListChannelsQuery({ ...filter, p: page, pageSize, idSort, tagMode });
+  const rows = useMemo(() => tableRows(data?.items ?? [], tagMode), [data, tagMode]);
+  const shownIds = useMemo(() => new Set(rowChannels(rows).map((c) => c.id)), [rows]);
+  const selectedIds = selectedKeys
+    .map(String)
+    .filter((k) => k.startsWith(CHANNEL_KEY_PREFIX))
+    .map((k) => Number(k.slice(CHANNEL_KEY_PREFIX.length)))
+    .filter((n) => shownIds.has(n));
+
+  const handlers = useRowHandlers({ openModelTest: setTesting, openTagEdit: setTagRow });
+  const columns = channelColumns(intl, display, visible, handlers);
+
+  const drawerMode = pathname === '/channel/add' ? 'add' : id !== undefined ? 'edit' : null;
+
+  return (
+    <Card
+      title={intl.formatMessage(m.title)}
+      extra={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/channel/add')} data-testid="channels-add">
+          {intl.formatMessage(m.add)}
+        </Button>
+      }
+    >
+      <Flex vertical gap={12} style={{ marginBottom: 16 }}>
+        <Flex gap={8} wrap justify="space-between">
+          <SearchBar
+            onSearch={(f) => {
+              setPage(1);
+              setFilter(f);
+            }}
+          />
+          <Space wrap>
+            <Space size={4}>
+              <Switch
+                size="small"
+                checked={idSort}
+                onChange={(v) => {
+                  setIdSort(v);
+                  setPage(1);
+                }}
+                data-testid="channels-id-sort"
+              />
+              <Typography.Text>{intl.formatMessage(m.idSort)}</Typography.Text>
+            </Space>
+            <Space size={4}>
+              <Switch
+                size="small"
+                checked={tagMode}
+                onChange={(v) => {
+                  setTagMode(v);
+                  setPage(1);
+                }}
+                data-testid="channels-tag-mode"
+              />
+              <Typography.Text>{intl.formatMessage(m.tagMode)}</Typography.Text>
+            </Space>
+            <Button icon={<SettingOutlined />} onClick={() => setColumnsOpen(true)} data-testid="channels-columns">
+              {intl.formatMessage(m.columnSettings)}
+            </Button>
+            <Button icon={<ReloadOutlined />} onClick={() => refetch()} aria-label={intl.formatMessage(m.refresh)} />
+          </Space>
+        </Flex>
+        <BulkActions
+          selected={selectedIds}
+          onSelectionDone={() => setSelectedKeys([])}
+          onBatchTag={() => setBatchTagOpen(true)}
+        />
+      </Flex>
+      <Table<TableRow>
+        rowKey="key"
+        size="middle"
+        scroll={{ x: TABLE_SCROLL_X }}
+        loading={isFetching}
+        columns={columns}
+        dataSource={rows}
+        rowSelection={{ selectedRowKeys: selectedKeys, onChange: setSelectedKeys, checkStrictly: false }}
+        data-testid="channels-table"
+        pagination={{
+          current: page,
+          pageSize,
+          // A search answers every match at once: the table pages it locally.
+          total: searching ? rows.length : (data?.total ?? 0),
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+          showTotal: (total) => intl.formatMessage(common.total, { total }),
+          onChange: (p, size) => {
+            if (size !== pageSize) {
+              setPageSize(size);
+              setPage(1);
+            } else setPage(p);
+          },
+        }}
+      />
+      <ChannelDrawer mode={drawerMode} id={id ? Number(id) : undefined} onClose={() => navigate('/channel')} />
+      <ColumnSettingsDialog open={columnsOpen} value={visible} onSave={setVisible} onClose={() => setColumnsOpen(false)} />
+      <BatchTagDialog
+        open={batchTagOpen}
+        ids={selectedIds}
+        onDone={() => setSelectedKeys([])}
+        onClose={() => setBatchTagOpen(false)}
+      />
+      <ModelTestDialog channel={testing} onClose={() => setTesting(null)} />
+      <TagEditDialog row={tagRow} onClose={() => setTagRow(null)} />
+    </Card>
+  );
 }
