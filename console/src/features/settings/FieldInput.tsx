@@ -8,10 +8,11 @@ interface Props {
   field: FieldDef;
   value: string;
   onChange: (v: string) => void;
+  disabled?: boolean;
 }
 
 /** One option's editor, chosen by its kind; values stay strings like the API's. */
-export function FieldInput({ field, value, onChange }: Props) {
+export function FieldInput({ field, value, onChange, disabled }: Props) {
   const intl = useIntl();
   const testId = `option-${field.key}`;
   switch (field.kind) {
@@ -19,6 +20,7 @@ export function FieldInput({ field, value, onChange }: Props) {
       return (
         <Switch
           checked={value === 'true'}
+          disabled={disabled}
           data-testid={testId}
           onChange={(on) => {
             if (!on && field.confirmOff) {
@@ -39,6 +41,7 @@ export function FieldInput({ field, value, onChange }: Props) {
           step={field.step ?? 1}
           value={value === '' ? null : Number(value)}
           onChange={(n) => onChange(n === null ? '' : String(n))}
+          disabled={disabled}
           data-testid={testId}
         />
       );
@@ -49,6 +52,7 @@ export function FieldInput({ field, value, onChange }: Props) {
           autoComplete="off"
           placeholder={intl.formatMessage(m.secretHint)}
           onChange={(e) => onChange(e.target.value)}
+          disabled={disabled}
           data-testid={testId}
         />
       );
@@ -60,6 +64,7 @@ export function FieldInput({ field, value, onChange }: Props) {
           autoSize={{ minRows: 3, maxRows: 12 }}
           style={field.kind === 'json' ? { fontFamily: 'monospace' } : undefined}
           onChange={(e) => onChange(e.target.value)}
+          disabled={disabled}
           data-testid={testId}
         />
       );
@@ -74,12 +79,13 @@ export function FieldInput({ field, value, onChange }: Props) {
             { value: 'day', label: intl.formatMessage(m.granularityDay) },
             { value: 'week', label: intl.formatMessage(m.granularityWeek) },
           ]}
+          disabled={disabled}
           data-testid={testId}
         />
       );
     case 'whitelist':
       return <EmailWhitelist value={value} onChange={onChange} />;
     case 'text':
-      return <Input value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId} />;
+      return <Input value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled} data-testid={testId} />;
   }
 }

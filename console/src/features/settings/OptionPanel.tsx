@@ -1,4 +1,5 @@
-import { Button, Card, Form } from 'antd';
+import { Button, Card, Form, Space, Typography } from 'antd';
+import type { IntlShape } from 'react-intl';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { api } from '../../app/api';
@@ -6,29 +7,50 @@ import { useAppDispatch } from '../../app/hooks';
 import { toast } from '../../shared/feedback';
 import { common } from '../../shared/messages';
 import { reportProblem } from '../../shared/problem';
+import type { Problem } from '../../shared/validation';
 import { useUpdateOptionMutation } from './api';
 import { FieldInput } from './FieldInput';
 import { LogCleanup, OidcDiscovery, UpdateCheck } from './extras';
+import type { OptionKey } from './fieldLabels';
 import { fieldLabels } from './messages';
-import type { PanelDef, Values } from './panels';
-import { planSave, saveOutcome, splitFlags } from './savePlan';
+import { modelHints } from './model/messages';
+import type { FieldDef, PanelDef, Values } from './panels';
+import { ResetModelRatios } from './ratio/ResetModelRatios';
+import { planSave, saveOutcome } from './savePlan';
+import { sendUpdates } from './sendUpdates';
 
 function initialValues(panel: PanelDef, saved: Values): Values {
   return Object.fromEntries(panel.fields.map((f) => [f.key, f.kind === 'secret' ? '' : (saved[f.key] ?? '')]));
 }
 
-/** Sends the updates (flags one by one first) and answers how many failed. */
-async function sendUpdates(
-  updates: { key: string; value: string }[],
-  put: (u: { key: string; value: string }) => Promise<unknown>,
-): Promise<number> {
-  const { flags, rest } = splitFlags(updates);
-  let failed = 0;
-  for (const u of flags) {
-    await put(u).catch(() => (failed += 1));
-  }
-  const results = await Promise.allSettled(rest.map(put));
-  return failed + results.filter((r) => r.status === 'rejected').length;
+/** A problem naming an option key names it by its label instead. */
+function labelled(intl: IntlShape, p: Problem): Problem {
+  const name = p.values?.name;
+  const label = typeof name === 'string' ? fieldLabels[name as OptionKey] : undefined;
+  return label ? { ...p, values: { ...p.values, name: intl.formatMessage(label) } } : p;
+}
+
+/** Help under an input: the hint, and a JSON example with a button that copies it in. */
+function FieldHelp({ field, onUse }: { field: FieldDef; onUse: (v: string) => void }) {
+  const intl = useIntl();
+  return (
+    <Space orientation="vertical" size={0}>
+      {field.hint && <span>{intl.formatMessage(field.hint)}</span>}
+      {field.example && (
+        <span>
+          <Typography.Text code>{intl.formatMessage(modelHints.example, { example: field.example })}</Typography.Text>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => onUse(JSON.stringify(JSON.parse(field.example ?? 'null'), null, 2))}
+            data-testid={`example-${field.key}`}
+          >
+            {intl.formatMessage(modelHints.useExample)}
+          </Button>
+        </span>
+      )}
+    </Space>
+  );
 }
 
 /** A settings panel: edits its option keys and saves only the changed ones. */
@@ -43,22 +65,32 @@ export function OptionPanel({ panel, saved }: { panel: PanelDef; saved: Values }
   const save = async () => {
     const plan = planSave(panel, saved, edited);
     if ('problem' in plan) {
-      reportProblem(intl, plan.problem);
+      reportProblem(intl, labelled(intl, plan.problem));
       return;
     }
     setBusy(true);
     const failed = await sendUpdates(plan.updates, (u) => update(u).unwrap());
     setBusy(false);
     toast[failed === 0 ? 'success' : 'error'](intl.formatMessage(saveOutcome(failed, plan.updates.length)));
-    dispatch(api.util.invalidateTags(['Option', 'Status']));
+    dispatch(api.util.invalidateTags(['Option', 'Status', 'Pricing', 'Models']));
   };
 
   return (
     <Card title={intl.formatMessage(panel.title)} size="small" data-testid={`panel-${panel.id}`}>
       <Form layout="vertical">
         {panel.fields.map((f) => (
-          <Form.Item key={f.key} label={intl.formatMessage(fieldLabels[f.key])} style={{ marginBottom: 12 }}>
-            <FieldInput field={f} value={edited[f.key] ?? ''} onChange={(v) => set({ [f.key]: v })} />
+          <Form.Item
+            key={f.key}
+            label={intl.formatMessage(fieldLabels[f.key])}
+            extra={f.hint || f.example ? <FieldHelp field={f} onUse={(v) => set({ [f.key]: v })} /> : undefined}
+            style={{ marginBottom: 12 }}
+          >
+            <FieldInput
+              field={f}
+              value={edited[f.key] ?? ''}
+              onChange={(v) => set({ [f.key]: v })}
+              disabled={f.enabledBy !== undefined && edited[f.enabledBy] !== 'true'}
+            />
           </Form.Item>
         ))}
       </Form>
@@ -73,6 +105,11 @@ export function OptionPanel({ panel, saved }: { panel: PanelDef; saved: Values }
       {panel.extra === 'logCleanup' && (
         <div style={{ marginTop: 16 }}>
           <LogCleanup />
+        </div>
+      )}
+      {panel.extra === 'resetModelRatios' && (
+        <div style={{ marginTop: 16 }}>
+          <ResetModelRatios />
         </div>
       )}
       {panel.extra === 'updateCheck' && (

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseDomains } from './EmailWhitelist';
 import { FIELD_LABELS, keySlug } from './fieldLabels';
+import { MODEL_PANELS, RATE_LIMIT_PANELS } from './model/panels';
 import { OPERATION_PANELS, OTHER_PANELS, SYSTEM_PANELS } from './panels';
+import { RATIO_JSON_PANEL } from './ratio/jsonPanel';
 
 describe('settings fields', () => {
   it('slugs option keys into message-id-safe names', () => {
@@ -15,7 +17,8 @@ describe('settings fields', () => {
     expect(new Set(slugs).size).toBe(slugs.length);
   });
   it('edits each option key in one panel only', () => {
-    const keys = [...SYSTEM_PANELS, ...OPERATION_PANELS, ...OTHER_PANELS].flatMap((p) => p.fields.map((f) => f.key));
+    const all = [...SYSTEM_PANELS, ...OPERATION_PANELS, ...OTHER_PANELS, ...RATE_LIMIT_PANELS, ...MODEL_PANELS, RATIO_JSON_PANEL];
+    const keys = all.flatMap((p) => p.fields.map((f) => f.key));
     expect(new Set(keys).size).toBe(keys.length);
   });
   it('reads the whitelist comma list', () => {

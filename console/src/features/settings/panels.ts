@@ -17,6 +17,14 @@ export interface FieldDef {
   stripSlash?: boolean;
   /** Turning this switch off asks for confirmation first (spec 1 §4). */
   confirmOff?: boolean;
+  /** Save checks `min`–`max` (otherwise only `min`; the input clamps to `max`). */
+  checkRange?: boolean;
+  /** A line of help under the input. */
+  hint?: MessageDescriptor;
+  /** The input is disabled unless this switch of the same panel is on (spec 2 §5.3). */
+  enabledBy?: OptionKey;
+  /** A JSON value to show as an example; a button copies it into the input. */
+  example?: string;
 }
 
 export type Values = Record<string, string>;
@@ -27,13 +35,19 @@ export interface PanelDef {
   fields: FieldDef[];
   /** Panel rules beyond the per-field ones; sees the values after slash stripping. */
   validate?: (edited: Values, saved: Values) => Problem | null;
-  extra?: 'oidcDiscovery' | 'logCleanup' | 'updateCheck';
+  extra?: 'oidcDiscovery' | 'logCleanup' | 'updateCheck' | 'resetModelRatios';
 }
 
-const sw = (key: OptionKey, more: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'switch', ...more });
+export const sw = (key: OptionKey, more: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'switch', ...more });
 const text = (key: OptionKey, more: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'text', ...more });
 const secret = (key: OptionKey): FieldDef => ({ key, kind: 'secret' });
-const num = (key: OptionKey, min?: number, more: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'number', min, ...more });
+export const num = (key: OptionKey, min?: number, more: Partial<FieldDef> = {}): FieldDef => ({
+  key,
+  kind: 'number',
+  min,
+  ...more,
+});
+export const json = (key: OptionKey, more: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'json', ...more });
 const area = (key: OptionKey): FieldDef => ({ key, kind: 'textarea' });
 
 export const SYSTEM_PANELS: PanelDef[] = [

@@ -2,6 +2,7 @@
 import type { MessageDescriptor } from 'react-intl';
 import { errors, validation } from '../../shared/messages';
 import { settings } from './messages';
+import { modelHints } from './model/messages';
 import {
   changedKeys,
   orderForSave,
@@ -24,6 +25,16 @@ export function normalise(fields: FieldDef[], edited: Values): Values {
   return out;
 }
 
+/** A number field's bounds: at least `min`; within `min`–`max` when the field checks its range. */
+export function validateNumberField(f: FieldDef, text: string): Problem | null {
+  if (f.checkRange && f.min !== undefined && f.max !== undefined) {
+    const n = text.trim() === '' ? NaN : Number(text);
+    const inRange = Number.isFinite(n) && n >= f.min && n <= f.max;
+    return inRange ? null : { message: modelHints.range, values: { name: f.key, min: f.min, max: f.max } };
+  }
+  return f.min === undefined ? null : validateMinimum(f.key, Number(text), f.min);
+}
+
 export function planSave(panel: PanelDef, saved: Values, edited: Values): SavePlan {
   const values = normalise(panel.fields, edited);
   // Secret fields are never returned: empty means "keep".
@@ -33,12 +44,12 @@ export function planSave(panel: PanelDef, saved: Values, edited: Values): SavePl
   for (const f of panel.fields) {
     if (!keys.includes(f.key)) continue;
     const v = values[f.key];
-    if (f.kind === 'json' && v.trim() !== '') {
+    if (f.kind === 'json') {
       const p = validateJsonSetting(f.key, v);
       if (p) return { problem: p };
     }
-    if (f.kind === 'number' && f.min !== undefined) {
-      const p = validateMinimum(f.key, Number(v), f.min);
+    if (f.kind === 'number') {
+      const p = validateNumberField(f, v);
       if (p) return { problem: p };
     }
   }

@@ -1,0 +1,17 @@
+/** The model ratio settings sub-tab as panel data: the six pricing JSON options (spec 2 §2.1, §5.1). */
+import { json, type PanelDef } from '../panels';
+import { ratioJson as m } from './messages';
+
+export const RATIO_JSON_PANEL: PanelDef = {
+  id: 'ratios',
+  title: m.title,
+  fields: [
+    json('ModelPrice', { hint: m.modelPriceHint }),
+    json('ModelRatio', { hint: m.modelRatioHint }),
+    json('CacheRatio', { hint: m.cacheRatioHint }),
+    json('CompletionRatio', { hint: m.completionRatioHint }),
+    json('GroupRatio', { hint: m.groupRatioHint }),
+    json('UserUsableGroups', { hint: m.userUsableGroupsHint }),
+  ],
+  extra: 'resetModelRatios',
+};
