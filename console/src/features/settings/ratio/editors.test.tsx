@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubApi } from '../../../test/renderWithProviders';
 import { MODEL_PANELS } from '../model/panels';
 import { OptionPanel } from '../OptionPanel';
+import { ResetModelRatios } from './ResetModelRatios';
 import { UnsetModels } from './UnsetModels';
 import { VisualRatioEditor } from './VisualRatioEditor';
 
@@ -102,5 +103,18 @@ describe('model-related panels', () => {
     expect(seconds.disabled).toBe(true);
     fireEvent.click(screen.getByTestId('option-general_setting.ping_interval_enabled'));
     expect(seconds.disabled).toBe(false);
+  });
+});
+
+describe('reset model ratios', () => {
+  it('asks first, then calls POST /api/option/rest_model_ratio', async () => {
+    const fetchMock = stubApi({ 'POST /api/option/rest_model_ratio': null });
+    renderWithProviders(<ResetModelRatios />);
+    fireEvent.click(screen.getByTestId('reset-model-ratios'));
+    expect(fetchMock).not.toHaveBeenCalled();
+    fireEvent.click(await screen.findByRole('button', { name: 'OK' }));
+    await toast('Model ratios reset');
+    const urls = fetchMock.mock.calls.map((c) => `${(c[0] as Request).method} ${new URL((c[0] as Request).url).pathname}`);
+    expect(urls).toEqual(['POST /api/option/rest_model_ratio']);
   });
 });
