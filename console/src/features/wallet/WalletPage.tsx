@@ -1,7 +1,23 @@
-import { sidebar } from '../layout/messages';
-import { NotAvailablePage } from '../placeholder/NotAvailablePage';
+/** /topup: the user's wallet (spec 2 §2.7): balance, redeem a code, online top-up, top-up records. */
+import { Flex, Typography } from 'antd';
+import { useIntl } from 'react-intl';
+import { BalanceCard } from './BalanceCard';
+import { wallet as m } from './messages';
+import { OnlineTopUpCard } from './OnlineTopUpCard';
+import { RedeemCard } from './RedeemCard';
+import { TopUpRecords } from './TopUpRecords';
 
-/** /topup: the user's wallet (spec 2 §2.7). Until this screen is built, its route says so and shows no data. */
 export function WalletPage() {
-  return <NotAvailablePage name={sidebar.wallet} />;
+  const intl = useIntl();
+  return (
+    <Flex vertical gap={16}>
+      <Typography.Title level={4} style={{ margin: 0 }}>
+        {intl.formatMessage(m.title)}
+      </Typography.Title>
+      <BalanceCard />
+      <RedeemCard />
+      <OnlineTopUpCard />
+      <TopUpRecords />
+    </Flex>
+  );
 }
