@@ -16,7 +16,7 @@ import {
   useUpdateAllBalancesMutation,
 } from './api';
 import { bulk as m } from './messages';
-import { validateBatchDelete, validateBatchTag } from './rules';
+import { validateBatchDelete, validateSelection } from './rules';
 
 type Running = { id: string; text: MessageDescriptor; values?: Record<string, number> } | null;
 
@@ -125,9 +125,8 @@ export function BulkActions({
       if (ok) onSelectionDone();
     },
     batchTag: () => {
-      // Only the selection is checked here; the dialog checks the tag.
-      const p = validateBatchTag(selected, 'x');
-      if (!reportProblem(intl, p)) onBatchTag();
+      // The selection is checked here; the dialog checks the tag (validateBatchTag).
+      if (!reportProblem(intl, validateSelection(selected))) onBatchTag();
     },
   };
 

@@ -133,13 +133,17 @@ export function InlineNumberCell({
   const [draft, setDraft] = useState<string | number | null>(value);
   const [saving, setSaving] = useState(false);
   const [shown, setShown] = useState(value);
+  /** The last value sent, so Enter followed by blur saves once. */
+  const [sent, setSent] = useState<number | null>(null);
   if (shown !== value) {
     // The row changed underneath (refetch): show the new value.
     setShown(value);
     setDraft(value);
+    setSent(null);
   }
   const commit = async () => {
-    if (draft === value || draft === null || draft === '') {
+    if (draft === value || draft === sent) return;
+    if (draft === null || draft === '') {
       setDraft(value);
       return;
     }
@@ -150,10 +154,14 @@ export function InlineNumberCell({
     }
     setDraft(parsed.value);
     if (parsed.value === value) return;
+    setSent(parsed.value);
     setSaving(true);
     const ok = await onSave(parsed.value as number);
     setSaving(false);
-    if (!ok) setDraft(value);
+    if (!ok) {
+      setDraft(value);
+      setSent(null);
+    }
   };
   return (
     <InputNumber

@@ -266,6 +266,11 @@ export function tagEditBody(
   return { body, problem: null };
 }
 
+/** Batch actions on the selection need channels selected. */
+export function validateSelection(ids: readonly number[]): Problem | null {
+  return ids.length === 0 ? problem(m.selectChannels) : null;
+}
+
 /** Batch tag: channels selected and a tag given. */
 export function validateBatchTag(ids: readonly number[], tag: string): Problem | null {
   if (ids.length === 0) return problem(m.selectChannels);
@@ -275,7 +280,7 @@ export function validateBatchTag(ids: readonly number[], tag: string): Problem |
 
 /** Batch delete: channels selected. */
 export function validateBatchDelete(ids: readonly number[]): Problem | null {
-  return ids.length === 0 ? problem(m.selectChannels) : null;
+  return validateSelection(ids);
 }
 
 /** Latency colour of spec 2 §4.1 (antd tag colours): 0 untested; ≤1 s, ≤3 s, ≤5 s, above. */
