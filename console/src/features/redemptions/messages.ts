@@ -15,7 +15,7 @@ export const redemptions = defineMessages({
   },
   batchDisabled: {
     id: 'redemptions.batchDisabled',
-    defaultMessage: '{count} codes disabled',
+    defaultMessage: '{count, plural, one {# code disabled} other {# codes disabled}}',
     description: 'Batch disable result',
   },
   deleteDisabled: {
@@ -28,7 +28,11 @@ export const redemptions = defineMessages({
     defaultMessage: 'Delete every disabled, used or expired code?',
     description: 'Delete disabled confirmation',
   },
-  deletedCount: { id: 'redemptions.deletedCount', defaultMessage: '{count} codes deleted', description: 'Delete result' },
+  deletedCount: {
+    id: 'redemptions.deletedCount',
+    defaultMessage: '{count, plural, one {# code deleted} other {# codes deleted}}',
+    description: 'Delete result',
+  },
   deleteByName: { id: 'redemptions.deleteByName', defaultMessage: 'Delete by name', description: 'Delete by name button' },
   created: { id: 'redemptions.created', defaultMessage: 'Codes created', description: 'Create success toast' },
   updated: { id: 'redemptions.updated', defaultMessage: 'Code updated', description: 'Update success toast' },
@@ -111,7 +115,7 @@ export const created = defineMessages({
   title: { id: 'redemptions.createdCodes.title', defaultMessage: 'Codes created', description: 'Created codes dialog' },
   intro: {
     id: 'redemptions.createdCodes.intro',
-    defaultMessage: '{count} codes were created. Copy or download them now.',
+    defaultMessage: '{count, plural, one {# code was} other {# codes were}} created. Copy or download them now.',
     description: 'Created codes dialog text',
   },
   copyAll: { id: 'redemptions.createdCodes.copyAll', defaultMessage: 'Copy all', description: 'Copy all codes' },
@@ -124,7 +128,7 @@ export const byName = defineMessages({
   count: { id: 'redemptions.byName.count', defaultMessage: 'Count', description: 'Count button' },
   counted: {
     id: 'redemptions.byName.counted',
-    defaultMessage: '{count} codes are named "{name}".',
+    defaultMessage: '{count, plural, one {# code is} other {# codes are}} named "{name}".',
     description: 'Count result',
   },
   delete: { id: 'redemptions.byName.delete', defaultMessage: 'Delete them', description: 'Delete button' },

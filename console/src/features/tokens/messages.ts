@@ -14,7 +14,7 @@ export const tokens = defineMessages({
   created: { id: 'tokens.created', defaultMessage: 'Token created', description: 'Create success toast' },
   createdMany: {
     id: 'tokens.createdMany',
-    defaultMessage: '{count} tokens created',
+    defaultMessage: '{count, plural, one {# token created} other {# tokens created}}',
     description: 'Batch create success toast',
   },
   updated: { id: 'tokens.updated', defaultMessage: 'Token updated', description: 'Update success toast' },

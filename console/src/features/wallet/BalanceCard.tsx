@@ -1,5 +1,5 @@
 /** The user's balance, used quota and request count (GET /api/user/self). */
-import { Card, Col, Row, Statistic } from 'antd';
+import { Card, Col, Row, Statistic, Typography } from 'antd';
 import { useIntl } from 'react-intl';
 import { renderQuota } from '../../shared/quota';
 import { useGetSelfQuery } from '../personal/api';
@@ -19,6 +19,11 @@ export function BalanceCard() {
             value={self ? renderQuota(self.quota, display) : '-'}
             data-testid="wallet-balance"
           />
+          {self && (
+            <Typography.Text type="secondary" data-testid="wallet-balance-quota" data-quota={self.quota}>
+              {intl.formatMessage(m.quotaUnits, { quota: intl.formatNumber(self.quota) })}
+            </Typography.Text>
+          )}
         </Col>
         <Col xs={12} sm={8}>
           <Statistic title={intl.formatMessage(m.used)} value={self ? renderQuota(self.used_quota, display) : '-'} />

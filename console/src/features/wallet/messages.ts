@@ -4,6 +4,11 @@ export const wallet = defineMessages({
   title: { id: 'wallet.title', defaultMessage: 'My wallet', description: 'Wallet page title' },
   balance: { id: 'wallet.balance', defaultMessage: 'Balance', description: 'Current balance' },
   used: { id: 'wallet.used', defaultMessage: 'Used', description: 'Used quota' },
+  quotaUnits: {
+    id: 'wallet.quotaUnits',
+    defaultMessage: '{quota} quota units',
+    description: 'The balance in raw quota units',
+  },
   requests: { id: 'wallet.requests', defaultMessage: 'Requests', description: 'Request count' },
 });
 
