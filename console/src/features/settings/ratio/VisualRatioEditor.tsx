@@ -2,6 +2,7 @@
  * The visual ratio editor (spec 2 §2.1, §4.5): every priced model in a searchable table paged by
  * 10, added, edited and deleted locally, then saved as the changed pricing option keys.
  */
+import { SearchOutlined } from '@ant-design/icons';
 import { Alert, Button, Input, Popconfirm, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState, type HTMLAttributes } from 'react';
@@ -125,8 +126,9 @@ export function VisualRatioEditor({ saved }: { saved: Values }) {
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="ratio-visual-editor">
       <Space wrap>
-        <Input.Search
+        <Input
           allowClear
+          prefix={<SearchOutlined />}
           placeholder={intl.formatMessage(m.search)}
           value={search}
           onChange={(e) => {
