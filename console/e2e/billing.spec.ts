@@ -1,0 +1,266 @@
+/**
+ * Tokens, redemption codes and the wallet against the real control plane, gateway and mock
+ * provider: a token made in the console carries a real chat call whose cost shows in the
+ * wallet, and a code made on the redemption page raises the balance when redeemed there.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { confirmPopover, login, setLanguage } from './helpers';
+
+const MODEL = 'gpt-4o-mini';
+const CHANNEL = 'e2e-billing-mock';
+const RUN = Date.now() % 1_000_000;
+const CODE_QUOTA = 500000;
+
+test.describe.configure({ mode: 'serial' });
+
+function env(name: 'E2E_GATEWAY_URL' | 'E2E_MOCK_URL'): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run through playwright (global-setup)`);
+  return v;
+}
+
+/** Root is the first account (user id 1); REST calls name it in New-Api-User. */
+const ROOT_HEADERS = { 'New-Api-User': '1' };
+
+/** An enabled OpenAI-type channel for MODEL in group default, pointing at the mock (REST, as root). */
+async function ensureChannel(page: Page) {
+  const headers = ROOT_HEADERS;
+  const found = (await (await page.request.get('/api/channel/search', { params: { keyword: CHANNEL }, headers })).json()) as {
+    data?: { items?: { name: string }[] } | { name: string }[];
+  };
+  const items = Array.isArray(found.data) ? found.data : (found.data?.items ?? []);
+  if (items.some((c) => c.name === CHANNEL)) return;
+  const res = (await (
+    await page.request.post('/api/channel/', {
+      headers,
+      data: {
+        mode: 'single',
+        channel: {
+          name: CHANNEL,
+          type: 1,
+          key: 'sk-mock-upstream-key',
+          base_url: env('E2E_MOCK_URL'),
+          models: MODEL,
+          group: 'default',
+        },
+      },
+    })
+  ).json()) as { success: boolean; message: string };
+  expect(res.success, res.message).toBe(true);
+}
+
+/** The key the copy button put on the clipboard, or the one the fallback dialog shows. */
+async function copiedText(page: Page): Promise<string> {
+  const dialog = page.locator('.ant-modal-confirm');
+  if (await dialog.isVisible()) {
+    const text = await dialog.locator('code').innerText();
+    await dialog.getByRole('button').last().click();
+    return text.trim();
+  }
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+/** The wallet's balance in quota units. */
+async function walletQuota(page: Page): Promise<number> {
+  const el = page.getByTestId('wallet-balance-quota');
+  await expect(el).toBeVisible();
+  return Number(await el.getAttribute('data-quota'));
+}
+
+async function chat(page: Page, key: string): Promise<number> {
+  const res = await page.request.post(`${env('E2E_GATEWAY_URL')}/v1/chat/completions`, {
+    headers: { Authorization: `Bearer ${key}` },
+    data: { model: MODEL, messages: [{ role: 'user', content: 'Hello from the billing e2e' }] },
+  });
+  return res.status();
+}
+
+async function createToken(page: Page, name: string, count?: number) {
+  await page.getByTestId('tokens-add').click();
+  await page.getByTestId('token-name').fill(name);
+  if (count) await page.getByTestId('token-count').fill(String(count));
+  await page.getByTestId('token-submit').click();
+}
+
+test.beforeEach(async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await setLanguage(page, 'en');
+  await login(page);
+});
+
+test('a console token carries a gateway call that costs quota; a redeemed code raises the balance', async ({ page }) => {
+  // Waits on the config push to the gateway and on the usage report back (both asynchronous).
+  test.slow();
+  await ensureChannel(page);
+
+  // Create a token and copy its key.
+  const name = `e2e-main-${RUN}`;
+  await page.goto('/token');
+  await expect(page.getByTestId('tokens-warning')).toBeVisible();
+  await page.getByTestId('tokens-add').click();
+  await page.getByTestId('token-submit').click();
+  await expect(page.getByText('Please enter a name')).toBeVisible();
+  await page.getByTestId('token-name').fill(name);
+  await page.getByTestId('token-expiry').fill('next week');
+  await page.getByTestId('token-submit').click();
+  await expect(page.getByText('Expiry time format error')).toBeVisible();
+  await page.getByTestId('token-expiry-preset-month').click();
+  await page.getByTestId('token-quota-preset-5000000').click();
+  await page.getByTestId('token-submit').click();
+  await expect(page.getByText('Token created')).toBeVisible();
+  const row = page.locator('tr', { hasText: name });
+  await expect(row.getByText('$10.00')).toBeVisible();
+  await expect(row.locator('[data-testid^="token-key-"]')).toContainText('**********');
+  await row.locator('[data-testid^="token-copy-"]').click();
+  const key = await copiedText(page);
+  expect(key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
+
+  // The balance before the call.
+  await page.goto('/topup');
+  const before = await walletQuota(page);
+  expect(before).toBeGreaterThan(0);
+
+  // A real call through the gateway; the new token reaches it asynchronously.
+  await expect.poll(() => chat(page, key), { timeout: 20_000, intervals: [250, 500, 1000] }).toBe(200);
+
+  // Usage reaches the control plane asynchronously: reload until the balance drops.
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return walletQuota(page);
+      },
+      { timeout: 30_000, intervals: [500, 1000, 2000] },
+    )
+    .toBeLessThan(before);
+  const afterCall = await walletQuota(page);
+
+  // The token's used quota shows on the tokens page too.
+  await page.goto('/token');
+  await expect(page.locator('tr', { hasText: name }).getByTestId(/token-status-/)).toHaveText('Enabled');
+
+  // A code made on the redemption page…
+  const codeName = `e2e-wallet-${RUN}`;
+  await page.goto('/redemption');
+  await page.getByTestId('redemptions-add').click();
+  await page.getByTestId('redemption-name').fill(codeName);
+  await page.getByTestId('redemption-quota').fill(String(CODE_QUOTA));
+  await page.getByTestId('redemption-submit').click();
+  const codes = page.getByTestId('created-codes');
+  await expect(codes).toBeVisible();
+  const code = (await codes.innerText()).trim();
+  expect(code).toMatch(/^\S+$/);
+  await page.getByTestId('codes-copy-all').click();
+  expect(await copiedText(page)).toBe(code);
+
+  // …redeemed in the wallet (prefilled from ?code=) raises the balance.
+  await page.goto(`/topup?code=${encodeURIComponent(code)}`);
+  await expect(page.getByTestId('wallet-redeem-code')).toHaveValue(code);
+  await page.getByTestId('wallet-redeem-submit').click();
+  await expect(page.getByText('Redeemed: $1.00 added to your balance')).toBeVisible();
+  await expect.poll(() => walletQuota(page)).toBeGreaterThanOrEqual(afterCall + CODE_QUOTA - 1000);
+  expect(await walletQuota(page)).toBeGreaterThan(afterCall);
+
+  // The code is used now: redeeming it again is refused by the server.
+  await page.getByTestId('wallet-redeem-code').fill(code);
+  await page.getByTestId('wallet-redeem-submit').click();
+  await expect(page.locator('.ant-message-error')).toBeVisible();
+
+  // Disabling the token stops the gateway from accepting it.
+  await page.goto('/token');
+  const tokenRow = page.locator('tr', { hasText: name });
+  await tokenRow.locator('[data-testid^="token-toggle-"]').click();
+  await expect(tokenRow.locator('[data-testid^="token-status-"]')).toHaveText('Disabled');
+  await expect.poll(() => chat(page, key), { timeout: 20_000, intervals: [250, 500, 1000] }).not.toBe(200);
+});
+
+test('tokens: batch creation, copy selected, enable/disable, delete', async ({ page }) => {
+  const name = `e2e-batch-${RUN}`;
+  await page.goto('/token');
+  await page.getByTestId('tokens-copy-selected').click();
+  await expect(page.getByText('Please select at least one token')).toBeVisible();
+
+  await createToken(page, name, 3);
+  await expect(page.getByText('3 tokens created')).toBeVisible();
+  await page.getByTestId('tokens-keyword').locator('input').fill(name);
+  await page.getByTestId('tokens-keyword').locator('input').press('Enter');
+  const rows = page.locator('tbody tr.ant-table-row');
+  await expect(rows).toHaveCount(3);
+  const names = await rows.locator('td:nth-child(2)').allInnerTexts();
+  const extra = new RegExp(`^${name}-[A-Za-z0-9]{6}$`);
+  expect(names.filter((n) => n === name)).toHaveLength(1);
+  expect(names.filter((n) => extra.test(n))).toHaveLength(2);
+
+  // Copy selected: one "name<TAB>key" line per selected token.
+  await rows.nth(0).locator('.ant-checkbox-input').check();
+  await rows.nth(1).locator('.ant-checkbox-input').check();
+  await page.getByTestId('tokens-copy-selected').click();
+  const lines = (await copiedText(page)).split('\n');
+  expect(lines).toHaveLength(2);
+  for (const line of lines) expect(line).toMatch(new RegExp(`^${name}(-[A-Za-z0-9]{6})?\\tsk-[A-Za-z0-9]{48}$`));
+
+  // Disable, enable again.
+  const first = rows.nth(0);
+  const status = first.locator('[data-testid^="token-status-"]');
+  await first.locator('[data-testid^="token-toggle-"]').click();
+  await expect(status).toHaveText('Disabled');
+  await first.locator('[data-testid^="token-toggle-"]').click();
+  await expect(status).toHaveText('Enabled');
+
+  // Delete one.
+  await first.locator('[data-testid^="token-delete-"]').click();
+  await confirmPopover(page);
+  await expect(page.getByText('Token deleted')).toBeVisible();
+  await expect(rows).toHaveCount(2);
+});
+
+test('redemption codes: create several, delete by name shows the count first, batch disable, delete invalid', async ({
+  page,
+}) => {
+  const name = `e2e-promo-${RUN}`;
+  await page.goto('/redemption');
+  await page.getByTestId('redemptions-add').click();
+  await page.getByTestId('redemption-name').fill(name);
+  await page.getByTestId('redemption-count').fill('4');
+  await page.getByTestId('redemption-submit').click();
+  await expect(page.getByText('4 codes were created. Copy or download them now.')).toBeVisible();
+  const codes = (await page.getByTestId('created-codes').innerText()).trim().split('\n');
+  expect(codes).toHaveLength(4);
+  const download = page.waitForEvent('download');
+  await page.getByTestId('codes-download').click();
+  expect((await download).suggestedFilename()).toBe(`redemption-codes-${name}.txt`);
+  await page.keyboard.press('Escape');
+
+  await page.getByTestId('redemptions-keyword').locator('input').fill(name);
+  await page.getByTestId('redemptions-keyword').locator('input').press('Enter');
+  const rows = page.locator('tbody tr.ant-table-row');
+  await expect(rows).toHaveCount(4);
+
+  // Copy one code from its row.
+  await rows.nth(0).locator('[data-testid^="redemption-copy-"]').click();
+  expect(codes).toContain(await copiedText(page));
+
+  // Batch disable two.
+  await page.getByTestId('redemptions-batch-disable').click();
+  await expect(page.getByText('Please select at least one code')).toBeVisible();
+  await rows.nth(0).locator('.ant-checkbox-input').check();
+  await rows.nth(1).locator('.ant-checkbox-input').check();
+  await page.getByTestId('redemptions-batch-disable').click();
+  await expect(page.getByText('2 codes disabled')).toBeVisible();
+  await expect(rows.locator('[data-testid^="redemption-status-"]', { hasText: 'Disabled' })).toHaveCount(2);
+
+  // Delete invalid codes removes the disabled ones.
+  await page.getByTestId('redemptions-delete-disabled').click();
+  await confirmPopover(page);
+  await expect(page.getByText(/codes? deleted/)).toBeVisible();
+  await expect(rows).toHaveCount(2);
+
+  // Delete by name: the count first, then the deletion.
+  await page.getByTestId('redemptions-delete-by-name').click();
+  await page.getByTestId('by-name-input').fill(name);
+  await page.getByTestId('by-name-count').click();
+  await expect(page.getByTestId('by-name-result')).toHaveText(`2 codes are named "${name}".`);
+  await page.getByTestId('by-name-delete').click();
+  await expect(page.getByText('2 codes deleted')).toBeVisible();
+  await expect(rows).toHaveCount(0);
+});
