@@ -24,7 +24,7 @@ import type { Channel } from './types';
 import { useRowHandlers } from './useRowHandlers';
 
 const CHANNEL_KEY_PREFIX = 'channel-';
-const TABLE_SCROLL_X = 1200;
+const TABLE_SCROLL_X = 1500;
 
 export function ChannelsPage() {
   const intl = useIntl();

@@ -22,7 +22,7 @@ export function SearchBar({ onSearch }: { onSearch: (f: ChannelFilter) => void }
     <Flex gap={8} wrap>
       <Input
         allowClear
-        style={{ maxWidth: 260 }}
+        style={{ width: 220 }}
         placeholder={intl.formatMessage(m.keyword)}
         value={draft.keyword}
         onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
@@ -31,7 +31,7 @@ export function SearchBar({ onSearch }: { onSearch: (f: ChannelFilter) => void }
       />
       <Input
         allowClear
-        style={{ maxWidth: 200 }}
+        style={{ width: 150 }}
         placeholder={intl.formatMessage(m.model)}
         value={draft.model}
         onChange={(e) => setDraft({ ...draft, model: e.target.value })}
@@ -40,7 +40,7 @@ export function SearchBar({ onSearch }: { onSearch: (f: ChannelFilter) => void }
       />
       <Select
         allowClear
-        style={{ minWidth: 140 }}
+        style={{ width: 130 }}
         placeholder={intl.formatMessage(m.group)}
         value={draft.group || undefined}
         onChange={(g) => setDraft({ ...draft, group: g ?? '' })}

@@ -82,6 +82,10 @@ function TagActions({ intl, row, h }: { intl: IntlShape; row: TagRow; h: ColumnH
   );
 }
 
+/** Column widths in pixels: the name keeps tag rows readable, actions fit on one line. */
+const NAME_WIDTH = 180;
+const ACTIONS_WIDTH = 290;
+
 type Column = ColumnsType<TableRow>[number] & { key: ColumnKey | 'actions' };
 
 export function channelColumns(
@@ -100,6 +104,7 @@ export function channelColumns(
     {
       key: 'name',
       title: intl.formatMessage(m.name),
+      width: NAME_WIDTH,
       render: (_, r) =>
         r.kind === 'channel' ? (
           <Space orientation="vertical" size={0}>
@@ -109,7 +114,7 @@ export function channelColumns(
             {r.channel.remark && <Typography.Text type="secondary">{r.channel.remark}</Typography.Text>}
           </Space>
         ) : (
-          <Space data-testid={`tag-row-${r.tag}`}>
+          <Space orientation="vertical" size={0} data-testid={`tag-row-${r.tag}`}>
             <Tag color="purple">{r.tag}</Tag>
             <Typography.Text type="secondary">
               {intl.formatMessage(cells.tagChannels, { count: r.children.length })}
@@ -219,6 +224,7 @@ export function channelColumns(
       key: 'actions',
       title: intl.formatMessage(m.actions),
       fixed: 'right',
+      width: ACTIONS_WIDTH,
       render: (_, r) =>
         r.kind === 'channel' ? <ChannelActions intl={intl} c={r.channel} h={h} /> : <TagActions intl={intl} row={r} h={h} />,
     },

@@ -1,0 +1,222 @@
+/**
+ * Channel management against the real control plane and the mock provider: create the
+ * `e2e-mock` channel in the console and test it from the table, then tag grouping, inline
+ * priority/weight edits, batch tag, bulk actions and deleting on channels of their own.
+ * Leaves `e2e-mock` (OpenAI type, model gpt-4o-mini, group default, enabled, base URL = the
+ * mock provider) in place for the token → gateway → wallet flow.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { mockUrl } from './gateway';
+import { SHOTS, confirmPopover, login, setLanguage } from './helpers';
+
+test.describe.configure({ mode: 'serial' });
+// Many round trips on a busy 2-core machine: more than the default minute.
+test.setTimeout(180_000);
+
+const MOCK_CHANNEL = 'e2e-mock';
+const MOCK_MODEL = 'gpt-4o-mini';
+const TAG_A = 'e2e-tag-a';
+const TAG_B = 'e2e-tag-b';
+const TEAM = 'e2e-team';
+
+interface ChannelJson {
+  id: number;
+  name: string;
+  status: number;
+  models: string;
+  group: string;
+  base_url: string;
+  priority: number;
+  weight: number;
+  tag: string;
+  response_time: number;
+}
+
+const headers = { 'New-Api-User': '1' };
+
+async function findChannel(page: Page, name: string): Promise<ChannelJson | undefined> {
+  const res = await page.request.get('/api/channel/search', { params: { keyword: name }, headers });
+  const body = (await res.json()) as { data: { items: ChannelJson[] } };
+  return body.data.items.find((c) => c.name === name);
+}
+
+async function createByApi(page: Page, name: string, model: string): Promise<number> {
+  const res = await page.request.post('/api/channel/', {
+    headers,
+    data: { name, type: 1, key: 'sk-e2e', base_url: mockUrl(), models: model, group: 'default' },
+  });
+  const body = (await res.json()) as { success: boolean; message: string; data: number[] };
+  expect(body.success, body.message).toBe(true);
+  return body.data[0];
+}
+
+async function removeIfPresent(page: Page, name: string) {
+  const c = await findChannel(page, name);
+  if (c) await page.request.delete(`/api/channel/${c.id}/`, { headers });
+}
+
+test.beforeEach(async ({ page }) => {
+  await setLanguage(page, 'en');
+  await login(page);
+});
+
+test('create the mock channel in the console and test it from the table', async ({ page }) => {
+  await page.goto('/channel');
+  await expect(page.getByText('Manage channels')).toBeVisible();
+  await page.getByTestId('channels-add').click();
+  await expect(page).toHaveURL(/\/channel\/add$/);
+  const form = page.getByTestId('channel-form');
+  await expect(form).toBeVisible();
+
+  // Spec 2 §5.4: name and key are required before anything is sent.
+  await page.getByTestId('channel-submit').click();
+  await expect(page.getByText('Please fill in the channel name and key')).toBeVisible();
+
+  await page.getByTestId('channel-name').fill(MOCK_CHANNEL);
+  await page.getByTestId('channel-key').fill('sk-mock-upstream-key');
+  // A base URL ending in /v1 asks first; cancelling keeps the drawer open.
+  await page.getByTestId('channel-base-url').fill(`${mockUrl()}/v1`);
+  // The OpenAI defaults were filled in; keep only the model the mock flow uses.
+  await page.getByTestId('clear-models').click();
+  // Custom entry: split on commas/whitespace; the repeated name is reported, not added twice.
+  await page.getByTestId('custom-models').fill(`${MOCK_MODEL}, ${MOCK_MODEL}`);
+  await page.getByTestId('custom-models-add').click();
+  await expect(page.getByText('Added 1 models')).toBeVisible();
+  await expect(page.getByText(`Already in the list, ignored: ${MOCK_MODEL}`)).toBeVisible();
+  await page.getByTestId('channel-submit').click();
+  const warning = page.getByRole('dialog').filter({ hasText: 'The base URL ends with /v1' });
+  await expect(warning).toBeVisible();
+  await warning.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/channel\/add$/);
+
+  // A trailing slash is removed on save.
+  await page.getByTestId('channel-base-url').fill(`${mockUrl()}/`);
+  await page.screenshot({ path: `${SHOTS}/en/channel-drawer.png`, fullPage: true });
+  await page.getByTestId('channel-submit').click();
+  await expect(page.getByText('Channel created')).toBeVisible();
+  await expect(page).toHaveURL(/\/channel$/);
+
+  const saved = await findChannel(page, MOCK_CHANNEL);
+  expect(saved).toMatchObject({ status: 1, models: MOCK_MODEL, group: 'default', base_url: mockUrl(), tag: '' });
+  const id = saved!.id;
+  await expect(page.getByTestId(`channel-name-${id}`)).toHaveText(MOCK_CHANNEL);
+  await expect(page.getByTestId(`channel-latency-${id}`)).toHaveText('Not tested');
+
+  // Test from the table: success toast with the model, and the response time appears.
+  await page.getByTestId(`channel-test-${id}`).click();
+  await expect(page.getByText(new RegExp(`Channel ${MOCK_CHANNEL} works with ${MOCK_MODEL}: [0-9.]+ s`))).toBeVisible();
+  const latency = page.getByTestId(`channel-latency-${id}`);
+  await expect(latency).toHaveText(/^[0-9.]+ s$/);
+  await expect(latency).toHaveAttribute('data-color', /^(green|lime|yellow|red)$/);
+  expect((await findChannel(page, MOCK_CHANNEL))!.response_time).toBeGreaterThan(0);
+
+  // The model test dialog tests the chosen model.
+  await page.getByTestId(`channel-test-models-${id}`).click();
+  await page.getByTestId(`model-test-${MOCK_MODEL}`).click();
+  await expect(page.getByRole('dialog').getByText(/^OK in [0-9.]+ s$/)).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/en/channel-model-test.png` });
+  await page.keyboard.press('Escape');
+
+  // Editing keeps the stored key when the field is left blank.
+  await page.getByTestId(`channel-edit-${id}`).click();
+  await expect(page).toHaveURL(new RegExp(`/channel/edit/${id}$`));
+  await expect(page.getByTestId('channel-key')).toHaveAttribute('placeholder', 'Leave blank to keep the stored keys (1)');
+  await page.getByTestId('channel-submit').click();
+  await expect(page.getByText('Channel updated')).toBeVisible();
+  await expect(page).toHaveURL(/\/channel$/);
+});
+
+test('tag grouping, inline priority and weight, batch tag, bulk actions and deleting', async ({ page }) => {
+  for (const name of [TAG_A, TAG_B, 'e2e-delete-me']) await removeIfPresent(page, name);
+  const a = await createByApi(page, TAG_A, 'e2e-tag-model');
+  const b = await createByApi(page, TAG_B, 'e2e-tag-model');
+  const gone = await createByApi(page, 'e2e-delete-me', 'e2e-tag-model');
+  await page.goto('/channel');
+
+  // Inline priority: Enter saves; inline weight: a negative number is floored to 0.
+  const priority = page.getByTestId(`channel-priority-${a}`);
+  await priority.fill('7');
+  await priority.press('Enter');
+  await expect(page.getByText('Saved').first()).toBeVisible();
+  await expect.poll(async () => (await findChannel(page, TAG_A))!.priority).toBe(7);
+  const weight = page.getByTestId(`channel-weight-${a}`);
+  await weight.fill('3');
+  await weight.press('Enter');
+  await expect.poll(async () => (await findChannel(page, TAG_A))!.weight).toBe(3);
+
+  // Batch tag needs a selection first.
+  await page.getByTestId('bulk-batch-tag').click();
+  await expect(page.getByText('Please select channels first')).toBeVisible();
+  const table = page.getByTestId('channels-table');
+  for (const id of [a, b]) await table.locator(`tr[data-row-key="channel-${id}"] .ant-checkbox-input`).check();
+  await expect(page.getByTestId('channels-selected')).toHaveText('2 selected');
+  await page.getByTestId('bulk-batch-tag').click();
+  await page.getByTestId('batch-tag-submit').click();
+  await expect(page.getByText('The tag cannot be empty')).toBeVisible();
+  await page.getByTestId('batch-tag-input').fill(TEAM);
+  await page.getByTestId('batch-tag-submit').click();
+  await expect(page.getByText('Tag set for 2 channels')).toBeVisible();
+  await expect.poll(async () => (await findChannel(page, TAG_B))!.tag).toBe(TEAM);
+
+  // Tag mode: one row for the tag, its members underneath; the tag-level priority applies to both.
+  await page.getByTestId('channels-tag-mode').click();
+  const tagRow = page.getByTestId(`tag-row-${TEAM}`);
+  await expect(tagRow).toContainText('2 channels');
+  await expect(page.getByTestId(`channel-name-${a}`)).toHaveCount(0);
+  await table.locator(`tr[data-row-key="tag-${TEAM}"] .ant-table-row-expand-icon`).click();
+  await expect(page.getByTestId(`channel-name-${a}`)).toBeVisible();
+  await expect(page.getByTestId(`channel-name-${b}`)).toBeVisible();
+  const tagPriority = page.getByTestId(`tag-priority-${TEAM}`);
+  await expect(tagPriority).toHaveValue(''); // 7 and 0 differ
+  await tagPriority.fill('5');
+  await tagPriority.press('Enter');
+  await expect.poll(async () => (await findChannel(page, TAG_B))!.priority).toBe(5);
+  expect((await findChannel(page, TAG_A))!.priority).toBe(5);
+  await expect(tagPriority).toHaveValue('5');
+  await page.screenshot({ path: `${SHOTS}/en/channels-tag-mode.png`, fullPage: true });
+  // The tag mode is kept locally.
+  await page.reload();
+  await expect(page.getByTestId(`tag-row-${TEAM}`)).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('channel-tag-mode'))).toBe('true');
+  await page.getByTestId('channels-tag-mode').click();
+
+  // Column settings are stored in localStorage.
+  await page.getByTestId('channels-columns').click();
+  await page.getByTestId('column-toggle-balance').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByTestId(`channel-balance-${a}`)).toHaveCount(0);
+  const stored = await page.evaluate(() => JSON.parse(window.localStorage.getItem('channels-table-columns') ?? '{}'));
+  expect(stored.balance).toBe(false);
+  await page.getByTestId('channels-columns').click();
+  await page.getByTestId('columns-reset').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByTestId(`channel-balance-${a}`)).toBeVisible();
+
+  // Test all: the progress line shows while it runs, then the counts.
+  await page.getByTestId('bulk-test-all').click();
+  await expect(page.getByText(/^Tested \d+ channels: \d+ succeeded, \d+ failed/)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('bulk-progress')).toHaveCount(0);
+
+  // Search by keyword finds one channel.
+  await page.getByTestId('channels-keyword').fill('e2e-delete');
+  await page.getByTestId('channels-search').click();
+  await expect(page.getByTestId(`channel-name-${gone}`)).toBeVisible();
+  await expect(page.getByTestId(`channel-name-${a}`)).toHaveCount(0);
+  // Delete one channel from its row.
+  await page.getByTestId(`channel-delete-${gone}`).click();
+  await confirmPopover(page);
+  await expect(page.getByText('Channel deleted')).toBeVisible();
+  expect(await findChannel(page, 'e2e-delete-me')).toBeUndefined();
+
+  // Batch delete the two tagged channels.
+  await page.reload();
+  for (const id of [a, b]) await table.locator(`tr[data-row-key="channel-${id}"] .ant-checkbox-input`).check();
+  await page.getByTestId('bulk-batch-delete').click();
+  await confirmPopover(page);
+  await expect(page.getByText('Deleted 2 channels')).toBeVisible();
+  expect(await findChannel(page, TAG_A)).toBeUndefined();
+  expect(await findChannel(page, TAG_B)).toBeUndefined();
+
+  // What the token → gateway → wallet flow relies on is still there.
+  expect(await findChannel(page, MOCK_CHANNEL)).toMatchObject({ status: 1, models: MOCK_MODEL, group: 'default' });
+});
