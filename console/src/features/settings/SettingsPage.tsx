@@ -48,6 +48,7 @@ function PanelGrid({ panels, saved, wide = false }: { panels: PanelDef[]; saved:
   );
 }
 
+/** Sub-tabs stay mounted once opened, so unsaved edits survive a look at another sub-tab. */
 function OperationTab({ saved }: { saved: Values }) {
   const intl = useIntl();
   const [params, setParams] = useSearchParams();
@@ -68,7 +69,6 @@ function OperationTab({ saved }: { saved: Values }) {
       activeKey={sub}
       items={items}
       onChange={(k) => setParams({ tab: 'operation', sub: k })}
-      destroyOnHidden
       data-testid="operation-subtabs"
     />
   );
