@@ -6,7 +6,6 @@
  * mock provider) in place for the token → gateway → wallet flow.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { mockUrl } from './gateway';
 import { SHOTS, confirmPopover, login, setLanguage } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -33,6 +32,13 @@ interface ChannelJson {
 }
 
 const headers = { 'New-Api-User': '1' };
+
+/** The mock upstream's base URL (exported by global-setup). */
+function mockUrl(): string {
+  const url = process.env.E2E_MOCK_URL;
+  if (!url) throw new Error('E2E_MOCK_URL is not set: run through playwright (global-setup)');
+  return url;
+}
 
 async function findChannel(page: Page, name: string): Promise<ChannelJson | undefined> {
   const res = await page.request.get('/api/channel/search', { params: { keyword: name }, headers });
