@@ -16,11 +16,11 @@ import { fieldLabels } from './messages';
 import { modelHints } from './model/messages';
 import type { FieldDef, PanelDef, Values } from './panels';
 import { ResetModelRatios } from './ratio/ResetModelRatios';
-import { planSave, saveOutcome } from './savePlan';
+import { displayValue, planSave, saveOutcome } from './savePlan';
 import { sendUpdates } from './sendUpdates';
 
 function initialValues(panel: PanelDef, saved: Values): Values {
-  return Object.fromEntries(panel.fields.map((f) => [f.key, f.kind === 'secret' ? '' : (saved[f.key] ?? '')]));
+  return Object.fromEntries(panel.fields.map((f) => [f.key, f.kind === 'secret' ? '' : displayValue(f, saved[f.key] ?? '')]));
 }
 
 /** A problem naming an option key names it by its label instead. */

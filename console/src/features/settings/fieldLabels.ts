@@ -97,7 +97,7 @@ export const FIELD_LABELS = {
   UserUsableGroups: 'Groups users may choose (JSON)',
   ModelRequestRateLimitEnabled: 'Enable the per-user model request rate limit',
   ModelRequestRateLimitDurationMinutes: 'Rate-limit window (minutes)',
-  ModelRequestRateLimitCount: 'Maximum requests per window, failed ones included (0 = unlimited)',
+  ModelRequestRateLimitCount: 'Maximum requests per window',
   ModelRequestRateLimitSuccessCount: 'Maximum successful requests per window',
   'gemini.safety_settings': 'Gemini safety settings (JSON)',
   'gemini.version_settings': 'Gemini API version per model (JSON)',

@@ -35,11 +35,34 @@ export function validateNumberField(f: FieldDef, text: string): Problem | null {
   return f.min === undefined ? null : validateMinimum(f.key, Number(text), f.min);
 }
 
+/** Both texts parse to the same JSON (same keys in the same order, same values). */
+export function sameJson(a: string, b: string): boolean {
+  try {
+    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
+  } catch {
+    return false;
+  }
+}
+
+/** A saved value as its input shows it: JSON indented for reading, anything else as stored. */
+export function displayValue(field: FieldDef, saved: string): string {
+  if (field.kind !== 'json') return saved;
+  try {
+    return JSON.stringify(JSON.parse(saved), null, 2);
+  } catch {
+    return saved;
+  }
+}
+
 export function planSave(panel: PanelDef, saved: Values, edited: Values): SavePlan {
   const values = normalise(panel.fields, edited);
   // Secret fields are never returned: empty means "keep".
   const secrets = new Set(panel.fields.filter((f) => f.kind === 'secret').map((f) => f.key as string));
-  const keys = changedKeys(saved, values).filter((k) => !(secrets.has(k) && values[k] === ''));
+  // A JSON text that only changed its layout (see `displayValue`) is not a change.
+  const json = new Set(panel.fields.filter((f) => f.kind === 'json').map((f) => f.key as string));
+  const keys = changedKeys(saved, values).filter(
+    (k) => !(secrets.has(k) && values[k] === '') && !(json.has(k) && sameJson(saved[k] ?? '', values[k])),
+  );
   if (keys.length === 0) return { problem: { message: validation.nothingChanged } };
   for (const f of panel.fields) {
     if (!keys.includes(f.key)) continue;

@@ -28,6 +28,13 @@ describe('JSON settings (spec 2 §5.1)', () => {
   it('saving with no change: you seem not to have changed anything', () => {
     expect(planSave(RATIO_JSON_PANEL, saved, { ...saved })).toEqual({ problem: { message: validation.nothingChanged } });
   });
+  it('JSON shown indented is unchanged until its content changes', () => {
+    const shown = { ...saved, ModelRatio: '{\n  "a": 1\n}' };
+    expect(planSave(RATIO_JSON_PANEL, saved, shown)).toEqual({ problem: { message: validation.nothingChanged } });
+    expect(planSave(RATIO_JSON_PANEL, saved, { ...shown, ModelRatio: '{\n  "a": 2\n}' })).toEqual({
+      updates: [{ key: 'ModelRatio', value: '{\n  "a": 2\n}' }],
+    });
+  });
   it('only the changed keys are sent', () => {
     expect(planSave(RATIO_JSON_PANEL, saved, { ...saved, GroupRatio: '{"default":1,"vip":2}' })).toEqual({
       updates: [{ key: 'GroupRatio', value: '{"default":1,"vip":2}' }],

@@ -5,6 +5,7 @@
 import {
   applyFixedPriceRule,
   completionRatioFromPrices,
+  displayPrice,
   inputPriceFromRatio,
   isNumberText,
   numberText,
@@ -29,8 +30,8 @@ function pricesOf(ratio: string, completionRatio: string): Pick<PriceForm, 'inpu
   const r = num(ratio);
   if (r === undefined) return { inputPrice: '', outputPrice: '' };
   return {
-    inputPrice: numberText(inputPriceFromRatio(r)),
-    outputPrice: numberText(outputPriceFromRatios(r, num(completionRatio))),
+    inputPrice: numberText(displayPrice(inputPriceFromRatio(r))),
+    outputPrice: numberText(displayPrice(outputPriceFromRatios(r, num(completionRatio)))),
   };
 }
 

@@ -50,6 +50,11 @@ describe('per-token price relation (spec 2 §4.5)', () => {
     expect(outputPriceFromRatios(0.075, undefined)).toBe(0.15);
     expect(millionTokenPrices(row('a', { ratio: '1.5', completionRatio: '5' }))).toEqual({ input: 3, output: 15 });
   });
+  it('shows prices without the noise of 6-decimal ratios', () => {
+    // deepseek-chat: $0.27 / $1.10 stored as ratio 0.135 and completion ratio 4.074074.
+    expect(millionTokenPrices(row('d', { ratio: '0.135', completionRatio: '4.074074' }))).toEqual({ input: 0.27, output: 1.1 });
+    expect(formFromRow(row('d', { ratio: '0.135', completionRatio: '4.074074' })).outputPrice).toBe('1.1');
+  });
   it('a fixed price has no per-token prices', () => {
     expect(millionTokenPrices(row('a', { price: '0.04', ratio: '1' }))).toBeNull();
     expect(millionTokenPrices(row('a'))).toBeNull();

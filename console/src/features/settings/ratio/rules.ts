@@ -30,6 +30,9 @@ export const DEFAULT_COMPLETION_RATIO = 1;
 /** Significant digits kept when converting, enough to drop float noise (0.3 / 0.1 → 3). */
 const SIGNIFICANT_DIGITS = 12;
 
+/** Significant digits of a per-1M-token price shown to people ($1.09999998 → $1.1). */
+const PRICE_DISPLAY_DIGITS = 6;
+
 /** The visual editor's page size (spec 2 §9). */
 export const VISUAL_EDITOR_PAGE_SIZE = 10;
 
@@ -49,6 +52,11 @@ const blank = (s: string | undefined) => s === undefined || s.trim() === '';
 /** Drops float noise: 2.9999999999999996 → 3. */
 export function tidy(x: number): number {
   return Number(x.toPrecision(SIGNIFICANT_DIGITS));
+}
+
+/** A per-1M-token price as shown: ratios stored with 6 decimals leave noise in the 8th digit. */
+export function displayPrice(x: number): number {
+  return Number(x.toPrecision(PRICE_DISPLAY_DIGITS));
 }
 
 /** A number as an input shows it ('' for not a finite number). */
@@ -135,7 +143,10 @@ export function outputPriceFromRatios(ratio: number, completionRatio: number | u
 export function millionTokenPrices(row: PricingRow): { input: number; output: number } | null {
   if (hasFixedPrice(row) || blank(row.ratio) || !isNumberText(row.ratio)) return null;
   const completion = blank(row.completionRatio) || !isNumberText(row.completionRatio) ? undefined : Number(row.completionRatio);
-  return { input: inputPriceFromRatio(Number(row.ratio)), output: outputPriceFromRatios(Number(row.ratio), completion) };
+  return {
+    input: displayPrice(inputPriceFromRatio(Number(row.ratio))),
+    output: displayPrice(outputPriceFromRatios(Number(row.ratio), completion)),
+  };
 }
 
 export function isNumberText(text: string): boolean {
