@@ -127,7 +127,7 @@ export function RedemptionsPage() {
       <Table<Redemption>
         rowKey="id"
         size="middle"
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1300 }}
         loading={isFetching}
         columns={columns}
         dataSource={data?.items ?? []}

@@ -15,10 +15,12 @@ export interface RedemptionRowHandlers {
   onDelete: (r: Redemption) => void;
 }
 
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
 function Validity({ intl, r }: { intl: IntlShape; r: Redemption }) {
   if (!r.valid_from && !r.valid_until) return <>{intl.formatMessage(m.always)}</>;
   return (
-    <Space orientation="vertical" size={0}>
+    <Space orientation="vertical" size={0} style={NO_WRAP}>
       {r.valid_from > 0 && <span>{intl.formatMessage(m.from, { time: formatTime(r.valid_from) })}</span>}
       {r.valid_until > 0 && <span>{intl.formatMessage(m.until, { time: formatTime(r.valid_until) })}</span>}
     </Space>
@@ -31,10 +33,11 @@ export function redemptionColumns(intl: IntlShape, display: QuotaDisplay, h: Red
     {
       title: intl.formatMessage(m.name),
       key: 'name',
+      width: 300,
       render: (_, r) => (
         <Space orientation="vertical" size={0}>
           <Typography.Text>{r.name}</Typography.Text>
-          <Typography.Text type="secondary" code data-testid={`redemption-key-${r.id}`}>
+          <Typography.Text type="secondary" code style={NO_WRAP} data-testid={`redemption-key-${r.id}`}>
             {r.key}
           </Typography.Text>
         </Space>
@@ -64,7 +67,11 @@ export function redemptionColumns(intl: IntlShape, display: QuotaDisplay, h: Red
           ? `${r.used_count} / ${r.max_uses === UNLIMITED_USES ? intl.formatMessage(m.unlimited) : r.max_uses}`
           : r.used_count,
     },
-    { title: intl.formatMessage(m.created), dataIndex: 'created_time', render: (t: number) => formatTime(t) },
+    {
+      title: intl.formatMessage(m.created),
+      dataIndex: 'created_time',
+      render: (t: number) => <span style={NO_WRAP}>{formatTime(t)}</span>,
+    },
     {
       title: intl.formatMessage(m.redeemedBy),
       dataIndex: 'used_user_id',
@@ -74,6 +81,7 @@ export function redemptionColumns(intl: IntlShape, display: QuotaDisplay, h: Red
     {
       title: intl.formatMessage(m.actions),
       key: 'actions',
+      fixed: 'right',
       render: (_, r) => (
         <Space size={4} wrap>
           <Button size="small" onClick={() => h.onCopy(r)} data-testid={`redemption-copy-${r.id}`}>

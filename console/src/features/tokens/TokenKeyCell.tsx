@@ -12,7 +12,7 @@ export function TokenKeyCell({ id, tokenKey }: { id: number; tokenKey: string })
   const [shown, setShown] = useState(false);
   const key = fullKey(tokenKey);
   return (
-    <Space size={2}>
+    <Space size={2} style={{ whiteSpace: 'nowrap' }}>
       <Typography.Text code data-testid={`token-key-${id}`}>
         {shown ? key : maskKey(key)}
       </Typography.Text>

@@ -97,7 +97,7 @@ export function TokensPage() {
       <Table<Token>
         rowKey="id"
         size="middle"
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1300 }}
         loading={isFetching}
         columns={columns}
         dataSource={data?.items ?? []}

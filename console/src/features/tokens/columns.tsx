@@ -15,6 +15,8 @@ export interface TokenRowHandlers {
   onDelete: (t: Token) => void;
 }
 
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
 export function tokenColumns(intl: IntlShape, display: QuotaDisplay, h: TokenRowHandlers): ColumnsType<Token> {
   return [
     { title: intl.formatMessage(m.name), dataIndex: 'name', ellipsis: true },
@@ -60,17 +62,25 @@ export function tokenColumns(intl: IntlShape, display: QuotaDisplay, h: TokenRow
     {
       title: intl.formatMessage(m.key),
       key: 'key',
+      width: 300,
       render: (_, t) => <TokenKeyCell id={t.id} tokenKey={t.key} />,
     },
-    { title: intl.formatMessage(m.created), dataIndex: 'created_time', render: (c: number) => formatTimestamp(c) },
+    {
+      title: intl.formatMessage(m.created),
+      dataIndex: 'created_time',
+      render: (c: number) => <span style={NO_WRAP}>{formatTimestamp(c)}</span>,
+    },
     {
       title: intl.formatMessage(m.expires),
       dataIndex: 'expired_time',
-      render: (e: number) => (e === NEVER_EXPIRES ? intl.formatMessage(m.never) : formatTimestamp(e)),
+      render: (e: number) => (
+        <span style={NO_WRAP}>{e === NEVER_EXPIRES ? intl.formatMessage(m.never) : formatTimestamp(e)}</span>
+      ),
     },
     {
       title: intl.formatMessage(m.actions),
       key: 'actions',
+      fixed: 'right',
       render: (_, t) => (
         <Space size={4} wrap>
           <Button size="small" onClick={() => h.onToggle(t)} data-testid={`token-toggle-${t.id}`}>
