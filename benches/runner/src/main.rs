@@ -1,0 +1,378 @@
+//! `bench-runner`: starts the mock provider, the gateway (release, with its control plane, a
+//! real channel and token) and the baselines (mock direct, nginx, pingora floor, LiteLLM,
+//! Portkey), loads each the same way on the same machine in one run, and writes
+//! `benches/results/<date>.md` (plus the raw runs as JSON). See `benches/README.md`.
+
+mod load;
+mod procs;
+mod report;
+mod results;
+mod scenarios;
+mod setup;
+mod stats;
+mod streams;
+mod targets;
+mod tools;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use anyhow::Context;
+use clap::Parser;
+
+use crate::results::{Results, Settings, TargetInfo};
+use crate::scenarios::Bench;
+use crate::targets::{Env, Kind, Target, Workload};
+
+/// Load scenarios for the gateway and its baselines.
+#[derive(Parser, Debug)]
+#[command(name = "bench-runner")]
+struct Args {
+    /// Smoke run: 2 s per point, one repetition, 1 000 streams; written under
+    /// benches/results/quick/ unless --out is given.
+    #[arg(long)]
+    quick: bool,
+    /// Seconds per load point (default 10, quick 2).
+    #[arg(long)]
+    seconds: Option<u64>,
+    /// Repetitions of every load point; medians are reported (default 3, quick 1).
+    #[arg(long)]
+    runs: Option<usize>,
+    /// Closed-loop concurrencies.
+    #[arg(long, value_delimiter = ',', default_value = "1,50,200")]
+    concurrency: Vec<usize>,
+    /// Open-loop arrival rate, requests/s.
+    #[arg(long, default_value_t = 5000)]
+    rate: u64,
+    /// Requests held in flight for the memory scenario.
+    #[arg(long, default_value_t = 1000)]
+    in_flight: usize,
+    /// Concurrent long-lived streams (default 10 000, quick 1 000).
+    #[arg(long)]
+    streams: Option<usize>,
+    /// Targets, in order: mock, nginx, floor, gateway, litellm, portkey.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "mock,nginx,floor,gateway,litellm,portkey"
+    )]
+    targets: Vec<String>,
+    /// Scenarios to leave out: closed, open, inflight, streams.
+    #[arg(long, value_delimiter = ',')]
+    skip: Vec<String>,
+    /// Results file (default benches/results/<date>.md).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// CPU of the measured process.
+    #[arg(long, default_value_t = 1)]
+    target_cpu: usize,
+    /// CPU of the load generator, the mock and the control plane.
+    #[arg(long, default_value_t = 0)]
+    load_cpu: usize,
+    /// Keep the scratch folder (logs, configs) after the run.
+    #[arg(long)]
+    keep: bool,
+}
+
+fn sh(cmd: &str, args: &[&str]) -> String {
+    Command::new(cmd)
+        .args(args)
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default()
+}
+
+fn machine() -> Vec<(String, String)> {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |text: &str, key: &str| {
+        text.lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_owned())
+            .unwrap_or_default()
+    };
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let os = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
+    let pretty = os
+        .lines()
+        .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+        .unwrap_or("")
+        .trim_matches('"')
+        .to_owned();
+    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
+    vec![
+        (
+            "CPU".into(),
+            format!(
+                "{} × {} ({} MHz, flags incl. {})",
+                cpus,
+                field(&cpuinfo, "model name"),
+                field(&cpuinfo, "cpu MHz"),
+                if cpuinfo.contains(" avx2") {
+                    "avx2"
+                } else {
+                    "no avx2"
+                }
+            ),
+        ),
+        ("Memory".into(), field(&meminfo, "MemTotal")),
+        (
+            "OS".into(),
+            format!("{pretty}, kernel {}", sh("uname", &["-r"])),
+        ),
+        ("Rust".into(), sh("rustc", &["--version"])),
+    ]
+}
+
+fn utc_now() -> String {
+    sh("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"])
+}
+
+fn parse_kind(name: &str) -> anyhow::Result<Kind> {
+    Ok(match name {
+        "mock" => Kind::Mock,
+        "nginx" => Kind::Nginx,
+        "floor" => Kind::Floor,
+        "gateway" => Kind::Gateway,
+        "litellm" => Kind::LiteLlm,
+        "portkey" => Kind::Portkey,
+        other => anyhow::bail!("unknown target {other}"),
+    })
+}
+
+fn log_tail(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(8)..].join("\n")
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let kinds = args
+        .targets
+        .iter()
+        .map(|t| parse_kind(t))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()?;
+    let home = PathBuf::from(std::env::var_os("HOME").context("HOME is not set")?);
+    let cache = home.join(".cache/ai-gateway");
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| cache.join("target"));
+    let started = utc_now();
+    let quick = args.quick;
+    let mut notes = Vec::new();
+    let (mut target_cpu, mut load_cpu) = (args.target_cpu, args.load_cpu);
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        notes.push(
+            "only one CPU: everything shares CPU 0, figures are not comparable with two-core runs"
+                .into(),
+        );
+        (target_cpu, load_cpu) = (0, 0);
+    }
+
+    let wrk = tools::apt_tool("wrk", "wrk")?;
+    let nginx = tools::apt_tool("nginx", "nginx-light")
+        .map_err(|e| eprintln!("nginx baseline skipped: {e:#}"))
+        .ok();
+    let oha = if args.skip.iter().any(|s| s == "open") {
+        None
+    } else {
+        tools::oha(&cache)
+            .map_err(|e| {
+                eprintln!("open-loop scenario skipped: {e:#}");
+                notes.push(format!("open-loop scenario skipped: {e:#}"));
+            })
+            .ok()
+    };
+    let bin_dir = tools::build_workspace(&root, &target_dir)?;
+    procs::pin_self(load_cpu)?;
+    let nofile = procs::raise_nofile(200_000);
+    let want_streams = args.streams.unwrap_or(if quick { 1000 } else { 10_000 });
+    let streams = want_streams.min(
+        usize::try_from(nofile)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(2000)
+            / 2,
+    );
+    if streams < want_streams {
+        notes.push(format!(
+            "open-file limit {nofile}: {streams} streams instead of {want_streams}"
+        ));
+    }
+    let work = std::env::temp_dir().join(format!("ai-gateway-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&work)?;
+    let paced = if quick {
+        Workload::Paced {
+            chunks: 6,
+            delay_ms: 500,
+        }
+    } else {
+        Workload::Paced {
+            chunks: 20,
+            delay_ms: 500,
+        }
+    };
+    let env = Env {
+        bin_dir,
+        work: work.clone(),
+        peers_dir: cache.join("peers"),
+        nginx,
+        target_cpu,
+        load_cpu,
+        paced,
+    };
+    let settings = Settings {
+        quick,
+        seconds: args.seconds.unwrap_or(if quick { 2 } else { 10 }),
+        runs: args.runs.unwrap_or(if quick { 1 } else { 3 }).max(1),
+        concurrency: args.concurrency.clone(),
+        rate: args.rate,
+        in_flight: args.in_flight,
+        streams,
+        stream_chunks: match paced {
+            Workload::Paced { chunks, .. } => chunks,
+            _ => 0,
+        },
+        stream_delay_ms: match paced {
+            Workload::Paced { delay_ms, .. } => delay_ms,
+            _ => 0,
+        },
+        target_cpu,
+        load_cpu,
+    };
+
+    let (mock, mock_addr) = targets::start_mock(&env)?;
+    let mut infos = Vec::new();
+    let mut started_targets: Vec<Target> = Vec::new();
+    for kind in kinds {
+        eprintln!("starting {kind}");
+        let result = match kind {
+            Kind::Mock => Ok(targets::mock_target(mock.pid(), &mock_addr)),
+            Kind::Nginx => targets::start_nginx(&env, &mock_addr),
+            Kind::Floor => targets::start_floor(&env, &mock_addr),
+            Kind::Gateway => targets::start_gateway(&env, &mock_addr),
+            Kind::LiteLlm => tools::litellm(&env.peers_dir)
+                .and_then(|venv| targets::start_litellm(&env, &mock_addr, &venv)),
+            Kind::Portkey => tools::portkey(&env.peers_dir)
+                .and_then(|dir| targets::start_portkey(&env, &mock_addr, &dir)),
+        };
+        match result {
+            Ok(t) => {
+                infos.push(TargetInfo {
+                    target: kind,
+                    version: t.version.clone(),
+                    skipped: None,
+                });
+                started_targets.push(t);
+            }
+            Err(e) => {
+                let log = work.join(format!(
+                    "{}.log",
+                    match kind {
+                        Kind::LiteLlm => "litellm",
+                        Kind::Portkey => "portkey",
+                        Kind::Gateway => "gateway",
+                        Kind::Nginx => "nginx",
+                        _ => "pingora-floor",
+                    }
+                ));
+                eprintln!("SKIPPING {kind}: {e:#}\n{}", log_tail(&log));
+                infos.push(TargetInfo {
+                    target: kind,
+                    version: String::new(),
+                    skipped: Some(format!("{e:#}")),
+                });
+            }
+        }
+    }
+    let mut machine = machine();
+    machine.push((
+        "wrk".into(),
+        tools::version_line(&wrk, &["-v"]).unwrap_or_default(),
+    ));
+    if let Some(o) = &oha {
+        machine.push((
+            "oha".into(),
+            tools::version_line(o, &["--version"]).unwrap_or_default(),
+        ));
+    }
+    machine.push((
+        "load average at start".into(),
+        format!("{:.2}", procs::load_average()),
+    ));
+
+    let mut results = Results {
+        started_utc: started,
+        finished_utc: String::new(),
+        machine,
+        settings,
+        targets: infos,
+        notes,
+        closed: vec![],
+        open: vec![],
+        in_flight: vec![],
+        streams: vec![],
+    };
+    let bench = Bench {
+        wrk,
+        oha,
+        work: work.clone(),
+        mock_pid: mock.pid(),
+        settings: results.settings.clone(),
+        paced,
+    };
+    let skip = |s: &str| args.skip.iter().any(|x| x == s);
+    bench.warm_up(&started_targets)?;
+    if !skip("closed") {
+        results.closed = bench.closed_loop(&started_targets)?;
+    }
+    if bench.oha.is_some() && !skip("open") {
+        results.open = bench.open_loop(&started_targets)?;
+    }
+    if !skip("inflight") {
+        results.in_flight = bench.in_flight(&started_targets)?;
+    }
+    if !skip("streams") {
+        results.streams = bench.streams(&started_targets)?;
+    }
+    drop(started_targets);
+    drop(mock);
+    results.machine.push((
+        "load average at end".into(),
+        format!("{:.2}", procs::load_average()),
+    ));
+    results.finished_utc = utc_now();
+
+    let date = results
+        .started_utc
+        .get(..10)
+        .unwrap_or("undated")
+        .to_owned();
+    let out = args.out.clone().unwrap_or_else(|| {
+        let dir = root.join("benches/results");
+        if quick {
+            dir.join("quick").join(format!("{date}.md"))
+        } else {
+            dir.join(format!("{date}.md"))
+        }
+    });
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&out, report::render(&results))?;
+    std::fs::write(
+        out.with_extension("json"),
+        serde_json::to_string_pretty(&results)?,
+    )?;
+    if !args.keep {
+        let _ = std::fs::remove_dir_all(&work);
+    } else {
+        eprintln!("scratch folder kept: {}", work.display());
+    }
+    println!("results written to {}", out.display());
+    Ok(())
+}

@@ -1,0 +1,325 @@
+//! The results file: machine and conditions, the headline ratios against the targets, and
+//! every baseline's figures side by side, all computed from the recorded runs.
+
+use std::fmt::Write;
+
+use crate::results::{Point, Results, Run};
+use crate::targets::Kind;
+
+const CHAT: &str = "non-stream chat";
+const STREAM: &str = "streaming chat";
+
+fn f(x: f64, digits: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.digits$}")
+    } else {
+        "–".into()
+    }
+}
+
+fn mib(kib: u64) -> String {
+    f(kib as f64 / 1024.0, 1)
+}
+
+/// A target's verdict: `goal` holds when `ok`; `by` says how far off it is otherwise.
+fn verdict(measured: f64, ok: bool, by: String) -> String {
+    if !measured.is_finite() {
+        "not measured".into()
+    } else if ok {
+        "**met**".into()
+    } else {
+        format!("**missed** ({by})")
+    }
+}
+
+struct Headline {
+    what: String,
+    goal: String,
+    measured: String,
+    verdict: String,
+}
+
+fn cpu(r: &Results, k: Kind, w: &str, c: usize) -> f64 {
+    r.closed(k, w, c)
+        .map_or(f64::NAN, |p| p.med(|x| x.cpu_us_per_req))
+}
+
+fn p50(r: &Results, k: Kind, w: &str, c: usize) -> f64 {
+    r.closed(k, w, c).map_or(f64::NAN, |p| p.med(|x| x.p50_ms))
+}
+
+/// The headline figures against the issue's targets.
+fn headlines(r: &Results, c: usize) -> Vec<Headline> {
+    let mut out = Vec::new();
+    for (w, limit) in [(CHAT, 1.5), (STREAM, 2.0)] {
+        let (g, fl) = (cpu(r, Kind::Gateway, w, c), cpu(r, Kind::Floor, w, c));
+        let ratio = g / fl;
+        out.push(Headline {
+            what: format!("CPU per request, {w}, c={c}: gateway ÷ pingora floor"),
+            goal: format!("≤ {limit} ×"),
+            measured: format!("{} µs ÷ {} µs = {} ×", f(g, 1), f(fl, 1), f(ratio, 2)),
+            verdict: verdict(
+                ratio,
+                ratio <= limit,
+                format!(
+                    "{} × over, {} µs above the goal",
+                    f(ratio / limit, 2),
+                    f(g - fl * limit, 1)
+                ),
+            ),
+        });
+    }
+    let added = p50(r, Kind::Gateway, CHAT, 1) - p50(r, Kind::Mock, CHAT, 1);
+    out.push(Headline {
+        what: "added p50 latency at c=1 (gateway − mock direct), non-stream".into(),
+        goal: "< 0.2 ms".into(),
+        measured: format!("{} ms", f(added, 3)),
+        verdict: verdict(added, added < 0.2, format!("+{} ms", f(added - 0.2, 3))),
+    });
+    if let Some(p) = r.open.iter().find(|p| p.target == Kind::Gateway) {
+        let p99 = p.med(|x| x.p99_ms);
+        out.push(Headline {
+            what: format!("open-loop p99 at {} req/s, gateway", p.rate.unwrap_or(0)),
+            goal: "< 1 ms".into(),
+            measured: format!("{} ms", f(p99, 3)),
+            verdict: verdict(p99, p99 < 1.0, format!("{} × the goal", f(p99, 2))),
+        });
+    }
+    for (peer, limit) in [(Kind::LiteLlm, 100.0), (Kind::Portkey, 20.0)] {
+        let (g, pc) = (cpu(r, Kind::Gateway, CHAT, c), cpu(r, peer, CHAT, c));
+        let ratio = pc / g;
+        out.push(Headline {
+            what: format!(
+                "throughput per core vs {peer} (requests per CPU-second, non-stream, c={c})"
+            ),
+            goal: format!("≥ {limit} ×"),
+            measured: format!("{} ×", f(ratio, 0)),
+            verdict: verdict(
+                ratio,
+                ratio >= limit,
+                format!("{} of the goal", f(ratio / limit, 2)),
+            ),
+        });
+    }
+    if let Some(m) = r.in_flight.iter().find(|m| m.target == Kind::Gateway) {
+        let k = m.kib_per_request();
+        out.push(Headline {
+            what: format!(
+                "memory per in-flight request, gateway ({} held open)",
+                m.conns
+            ),
+            goal: "≤ 64 KiB".into(),
+            measured: format!("{} KiB", f(k, 1)),
+            verdict: verdict(k, k <= 64.0, format!("{} × the goal", f(k / 64.0, 2))),
+        });
+    }
+    out
+}
+
+fn closed_table(out: &mut String, r: &Results, workload: &str) {
+    let _ = writeln!(
+        out,
+        "| target | conc. | req/s | p50 ms | p99 ms | CPU µs/req (min–max) | req per CPU-s | peak RSS MiB | control plane µs/req | mock µs/req | errors | load avg |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+    );
+    for &c in &r.settings.concurrency {
+        for p in r
+            .closed
+            .iter()
+            .filter(|p| p.workload == workload && p.conns == c)
+        {
+            row(out, p, true);
+        }
+    }
+}
+
+fn row(out: &mut String, p: &Point, with_conc: bool) {
+    let (lo, hi) = p.range(|x| x.cpu_us_per_req);
+    let cpu = p.med(|x| x.cpu_us_per_req);
+    let cp = p.med(|x| x.control_plane_us_per_req.unwrap_or(f64::NAN));
+    let errors: u64 = p.runs.iter().map(|x| x.errors).sum();
+    let conc = if with_conc {
+        format!("{} | ", p.conns)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "| {} | {conc}{} | {} | {} | {} ({}–{}) | {} | {} | {} | {} | {} | {} |",
+        p.target,
+        f(p.med(|x| x.rps), 0),
+        f(p.med(|x| x.p50_ms), 3),
+        f(p.med(|x| x.p99_ms), 3),
+        f(cpu, 1),
+        f(lo, 1),
+        f(hi, 1),
+        f(1e6 / cpu, 0),
+        mib(p.med(|x| x.peak_rss_kib as f64) as u64),
+        f(cp, 1),
+        f(p.med(|x| x.mock_us_per_req), 1),
+        errors,
+        f(p.med(|x: &Run| x.load_avg), 2),
+    );
+}
+
+/// The whole Markdown report.
+pub fn render(r: &Results) -> String {
+    let s = &r.settings;
+    let mut out = String::new();
+    let date = r.started_utc.get(..10).unwrap_or(&r.started_utc);
+    let _ = writeln!(out, "# Benchmark results, {date}\n");
+    let _ = writeln!(
+        out,
+        "Generated by `benches/run` (crate `bench-runner`){}; started {} UTC, finished {} UTC. \
+         Do not edit the figures by hand: rerun instead. The raw runs are in the `.json` file next to this one.\n",
+        if s.quick { " in --quick mode" } else { "" },
+        r.started_utc,
+        r.finished_utc
+    );
+    let _ = writeln!(out, "## Machine and conditions\n");
+    for (k, v) in &r.machine {
+        let _ = writeln!(out, "- {k}: {v}");
+    }
+    let _ = writeln!(
+        out,
+        "- Pinning: the measured process tree alone on CPU {} (`taskset -c {}`); the load generator (wrk, oha or the runner's stream client), the mock provider and the gateway's control plane on CPU {}.",
+        s.target_cpu, s.target_cpu, s.load_cpu
+    );
+    let _ = writeln!(
+        out,
+        "- Method: {} s per point, {} repetition(s) interleaved across targets, medians reported (CPU min–max shown). \
+         CPU per request = (utime + stime of the measured process and its descendants, from /proc) ÷ completed requests. \
+         Peak RSS = the largest sum of VmRSS over the process tree, sampled every 50 ms. \
+         Load average = 1-minute load at the end of each run (the machine is shared with other work; throughput and latency move with it, CPU per request hardly does).",
+        s.seconds, s.runs
+    );
+    let _ = writeln!(out, "\n### Targets\n");
+    for t in &r.targets {
+        match &t.skipped {
+            None => {
+                let _ = writeln!(out, "- {}: {}", t.target, t.version);
+            }
+            Some(why) => {
+                let _ = writeln!(out, "- {}: **skipped**: {why}", t.target);
+            }
+        }
+    }
+    for n in &r.notes {
+        let _ = writeln!(out, "- note: {n}");
+    }
+    let head_c = if s.concurrency.contains(&50) {
+        50
+    } else {
+        s.concurrency.last().copied().unwrap_or(1)
+    };
+    let _ = writeln!(out, "\n## Headline against the targets\n");
+    let _ = writeln!(
+        out,
+        "| figure | goal | measured | verdict |\n|---|---|---|---|"
+    );
+    for h in headlines(r, head_c) {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            h.what, h.goal, h.measured, h.verdict
+        );
+    }
+    for (w, label) in [(CHAT, "Non-stream chat"), (STREAM, "Streaming chat")] {
+        let _ = writeln!(
+            out,
+            "\n## Closed loop (wrk, one thread): {label}\n\n{}\n",
+            if w == CHAT {
+                "A 20-word `chat.completion` with usage (about 0.5 KB)."
+            } else {
+                "23 SSE events (20 content chunks, finish, usage, `[DONE]`), sent by the mock without delay."
+            }
+        );
+        closed_table(&mut out, r, w);
+    }
+    if !r.open.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n## Open loop (oha, fixed rate, latency corrected for coordinated omission): non-stream chat\n"
+        );
+        let _ = writeln!(
+            out,
+            "| target | req/s asked | req/s done | p50 ms | p99 ms | CPU µs/req (min–max) | req per CPU-s | peak RSS MiB | control plane µs/req | mock µs/req | errors | load avg |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+        );
+        for p in &r.open {
+            let mut line = String::new();
+            row(&mut line, p, false);
+            let line = line.replacen(
+                &format!("| {} | ", p.target),
+                &format!("| {} | {} | ", p.target, p.rate.unwrap_or(0)),
+                1,
+            );
+            out.push_str(&line);
+        }
+    }
+    if !r.in_flight.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n## Memory per in-flight request\n\n{} connections (wrk) each holding one non-stream request that the mock answers after 2 s. KiB per request = (peak RSS − idle RSS before the run) ÷ connections.\n",
+            s.in_flight
+        );
+        let _ = writeln!(
+            out,
+            "| target | in flight | idle RSS MiB | peak RSS MiB | KiB per in-flight request | answered | errors | load avg |\n|---|---|---|---|---|---|---|---|"
+        );
+        for m in &r.in_flight {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                m.target,
+                m.conns,
+                mib(m.idle_rss_kib),
+                mib(m.peak_rss_kib),
+                f(m.kib_per_request(), 1),
+                m.requests,
+                m.errors,
+                f(m.load_avg, 2)
+            );
+        }
+    }
+    if !r.streams.is_empty() {
+        let direct = r
+            .streams
+            .iter()
+            .find(|p| p.target == Kind::Mock)
+            .map_or(f64::NAN, |p| p.streams.ttfb_p50_ms);
+        let _ = writeln!(
+            out,
+            "\n## Streams at scale\n\n{} streaming requests opened over about 2 s and held open together; the mock sends {} content events {} ms apart (plus finish, usage, `[DONE]`). \
+             TTFB = time from sending the request to the first `data:` line. KiB per stream = (peak RSS − idle RSS) ÷ most streams open at once. \
+             The TTFB overhead is this target's median minus the mock's own, measured in the same run.\n",
+            s.streams, s.stream_chunks, s.stream_delay_ms
+        );
+        let _ = writeln!(
+            out,
+            "| target | streams | most open at once | ended with [DONE] | idle RSS MiB | peak RSS MiB | KiB per stream | TTFB p50 ms | TTFB p99 ms | TTFB p50 overhead ms | CPU s | load avg |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+        );
+        for p in &r.streams {
+            let st = &p.streams;
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                p.target,
+                st.started,
+                st.peak_open,
+                st.completed,
+                mib(p.idle_rss_kib),
+                mib(p.peak_rss_kib),
+                f(p.kib_per_stream(), 1),
+                f(st.ttfb_p50_ms, 2),
+                f(st.ttfb_p99_ms, 2),
+                if p.target == Kind::Mock {
+                    "–".into()
+                } else {
+                    f(st.ttfb_p50_ms - direct, 2)
+                },
+                f(p.cpu_seconds, 2),
+                f(p.load_avg, 2)
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,144 @@
+//! Setting up the control plane the way an operator does, through its REST API (with curl):
+//! first-time setup, sign-in, a large wallet, one channel per workload pointing at the mock,
+//! and an unlimited `sk-` token.
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+
+use crate::load::Req;
+
+const ROOT_PASSWORD: &str = "bench-root-pass-1";
+
+/// Sends one request with curl; the status and the body.
+pub fn send(req: &Req) -> anyhow::Result<(u16, String)> {
+    let mut cmd = Command::new("curl");
+    cmd.args([
+        "-s",
+        "--max-time",
+        "10",
+        "-w",
+        "\n%{http_code}",
+        "-X",
+        "POST",
+    ]);
+    for (k, v) in &req.headers {
+        cmd.args(["-H", &format!("{k}: {v}")]);
+    }
+    let out = cmd
+        .args(["--data-binary", &req.body, &req.url])
+        .output()
+        .context("running curl")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (body, status) = text.rsplit_once('\n').unwrap_or(("", &text));
+    Ok((status.trim().parse().unwrap_or(0), body.to_owned()))
+}
+
+/// One JSON call to the control plane with the session cookie in `jar`.
+fn call(base: &str, jar: &Path, method: &str, path: &str, body: &Value) -> anyhow::Result<Value> {
+    let out = Command::new("curl")
+        .args(["-s", "--max-time", "30", "-X", method])
+        .arg("-b")
+        .arg(jar)
+        .arg("-c")
+        .arg(jar)
+        .args([
+            "-H",
+            "Content-Type: application/json",
+            "-H",
+            "New-Api-User: 1",
+        ])
+        .args(["--data-binary", &body.to_string()])
+        .arg(format!("{base}{path}"))
+        .output()
+        .context("running curl")?;
+    let v: Value = serde_json::from_slice(&out.stdout).with_context(|| {
+        format!(
+            "{method} {path}: not JSON: {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })?;
+    if v["success"] != json!(true) {
+        bail!("{method} {path} failed: {v}");
+    }
+    Ok(v)
+}
+
+/// The first `sk-…` string found under a `key` field.
+pub fn find_key(v: &Value) -> Option<String> {
+    match v {
+        Value::Object(m) => m
+            .get("key")
+            .and_then(Value::as_str)
+            .filter(|k| k.starts_with("sk-"))
+            .map(str::to_owned)
+            .or_else(|| m.values().find_map(find_key)),
+        Value::Array(a) => a.iter().find_map(find_key),
+        _ => None,
+    }
+}
+
+/// Sets up root, the channels (`(model, base_url)`) and a token; returns the token's key.
+pub fn configure(
+    cp_addr: &str,
+    work: &Path,
+    channels: &[(&str, String)],
+) -> anyhow::Result<String> {
+    let base = format!("http://{cp_addr}");
+    let jar = work.join("cookies.txt");
+    let pass = ROOT_PASSWORD;
+    call(
+        &base,
+        &jar,
+        "POST",
+        "/api/setup",
+        &json!({"username": "root", "password": pass, "confirmPassword": pass}),
+    )?;
+    call(
+        &base,
+        &jar,
+        "POST",
+        "/api/user/login",
+        &json!({"username": "root", "password": pass}),
+    )?;
+    // A wallet no benchmark can drain (every request is billed against it).
+    call(
+        &base,
+        &jar,
+        "PUT",
+        "/api/user/",
+        &json!({"id": 1, "quota": 1_000_000_000_000_000_i64}),
+    )?;
+    for (i, (model, url)) in channels.iter().enumerate() {
+        call(
+            &base,
+            &jar,
+            "POST",
+            "/api/channel/",
+            &json!({"type": 1, "name": format!("mock-{i}"), "key": "sk-upstream",
+                "base_url": url, "models": model, "group": "default"}),
+        )?;
+    }
+    let created = call(
+        &base,
+        &jar,
+        "POST",
+        "/api/token/",
+        &json!({"name": "bench", "remain_quota": 0, "unlimited_quota": true, "expired_time": -1}),
+    )?;
+    find_key(&created).context("the token answer carries no sk- key")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_token_key() {
+        let v = json!({"success": true, "data": [{"id": 3, "name": "bench", "key": "sk-abc"}]});
+        assert_eq!(find_key(&v).as_deref(), Some("sk-abc"));
+        assert_eq!(find_key(&json!({"data": {"key": "plain"}})), None);
+    }
+}

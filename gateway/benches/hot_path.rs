@@ -1,0 +1,132 @@
+//! Micro-benchmarks of the gateway's per-request work outside the protocol code: key lookup
+//! and the token/user checks, channel selection, and the billing arithmetic (price, reserve,
+//! settle), over a snapshot sized like a busy deployment.
+
+use std::collections::HashSet;
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gateway::adapters::openai::Usage;
+use gateway::config::Snapshot;
+use gateway::{billing, edge, routing};
+use http::HeaderMap;
+use serde_json::{Value, json};
+
+const TOKENS: usize = 10_000;
+
+/// 10 000 tokens over 1 000 users; `gpt-4o-mini` served by three priority tiers of four
+/// channels each, plus 40 other models.
+fn snapshot() -> Snapshot {
+    let users: Vec<Value> = (1..=1000)
+        .map(|id| json!({"id": id, "username": format!("u{id}"), "status": 1, "group": "default", "quota": 1_000_000_000_000_i64, "role": 1}))
+        .collect();
+    let tokens: Vec<Value> = (0..TOKENS)
+        .map(|i| json!({"id": i + 1, "user_id": i % 1000 + 1, "name": "t", "key_hash": edge::key_hash(&key(i)),
+            "status": 1, "expired_time": -1, "unlimited_quota": true}))
+        .collect();
+    let mut channels: Vec<Value> = (0..12)
+        .map(|i| json!({"id": i + 1, "type": 1, "name": format!("c{i}"), "base_url": "http://127.0.0.1:9",
+            "key": "sk-upstream", "models": ["gpt-4o-mini"], "groups": ["default"], "status": 1,
+            "priority": 10 * (i / 4), "weight": 1 + i % 4}))
+        .collect();
+    channels.extend((0..40).map(|i| {
+        json!({"id": 100 + i, "type": 1, "name": format!("o{i}"),
+        "base_url": "http://127.0.0.1:9", "key": "sk-upstream", "models": [format!("model-{i}")],
+        "groups": ["default"], "status": 1})
+    }));
+    let raw = json!({
+        "version": 1, "users": users, "tokens": tokens, "channels": channels,
+        "pricing": {"model_ratio": {"gpt-4o-mini": 0.075}, "completion_ratio": {"gpt-4o-mini": 4}, "group_ratio": {"default": 1}},
+    });
+    let raw = serde_json::from_value(raw).unwrap_or_default();
+    match Snapshot::build(&raw) {
+        Ok(s) => s,
+        Err(e) => panic!("benchmark snapshot is invalid: {e}"),
+    }
+}
+
+fn key(i: usize) -> String {
+    format!("bench{i:043}")
+}
+
+fn bench(c: &mut Criterion) {
+    let snap = snapshot();
+    let mut headers = HeaderMap::new();
+    let bearer = format!("Bearer sk-{}", key(TOKENS / 2));
+    headers.insert(
+        http::header::AUTHORIZATION,
+        http::HeaderValue::from_str(&bearer).unwrap_or(http::HeaderValue::from_static("")),
+    );
+    let ip = Some(std::net::IpAddr::from([127, 0, 0, 1]));
+    c.bench_function("edge: extract key + authenticate (10k tokens)", |b| {
+        b.iter(|| {
+            let key = edge::extract_key(black_box(&headers), None);
+            black_box(edge::authenticate(&snap, key, ip, 1_700_000_000).is_ok())
+        })
+    });
+    c.bench_function("edge: key hash (SHA-256 hex)", |b| {
+        b.iter(|| {
+            black_box(edge::key_hash(black_box(
+                "bench0000000000000000000000000000000000000005000",
+            )))
+        })
+    });
+
+    let mut rng = rand::rng();
+    let none = HashSet::new();
+    c.bench_function("routing: next channel (3 tiers of 4, weighted)", |b| {
+        b.iter(|| {
+            black_box(routing::next_channel(
+                &snap,
+                "default",
+                "gpt-4o-mini",
+                &none,
+                &mut rng,
+            ))
+        })
+    });
+    let top_tier: HashSet<i64> = (9..=12).collect();
+    c.bench_function("routing: next channel after the top tier failed", |b| {
+        b.iter(|| {
+            black_box(routing::next_channel(
+                &snap,
+                "default",
+                "gpt-4o-mini",
+                &top_tier,
+                &mut rng,
+            ))
+        })
+    });
+
+    let caller = match edge::authenticate(&snap, Some(&format!("sk-{}", key(7))), ip, 0) {
+        Ok(c) => c,
+        Err(e) => panic!("benchmark token rejected: {e}"),
+    };
+    let usage = Usage {
+        prompt_tokens: 12,
+        completion_tokens: 20,
+        cached_tokens: 0,
+    };
+    c.bench_function(
+        "billing: price + pre-quota + reserve + quota + settle",
+        |b| {
+            b.iter(|| {
+                let Ok(price) =
+                    billing::price_for(&snap.pricing, "gpt-4o-mini", "default", "default")
+                else {
+                    return 0;
+                };
+                let pre = billing::pre_quota(&price, 12, Some(256), 0, 500_000);
+                let Ok(reservation) = billing::reserve(&caller.user, &caller.token, pre) else {
+                    return 0;
+                };
+                let q = billing::quota(&price, black_box(&usage), 500_000);
+                reservation.settle(q);
+                black_box(q)
+            })
+        },
+    );
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
