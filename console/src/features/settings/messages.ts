@@ -45,6 +45,7 @@ export const panels = defineMessages({
   checkIn: { id: 'settings.panels.checkIn', defaultMessage: 'Check-in', description: 'Panel' },
   quota: { id: 'settings.panels.quota', defaultMessage: 'Quotas', description: 'Panel' },
   rebate: { id: 'settings.panels.rebate', defaultMessage: 'Rebate', description: 'Panel' },
+  chats: { id: 'settings.panels.chats', defaultMessage: 'Chat links', description: 'Panel' },
   personalization: { id: 'settings.panels.personalization', defaultMessage: 'Personalization', description: 'Panel' },
 });
 

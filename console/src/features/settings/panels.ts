@@ -4,6 +4,7 @@ import type { Problem } from '../../shared/validation';
 import { validatePayment, validateRebate } from '../../shared/validation';
 import type { OptionKey } from './fieldLabels';
 import { panels as p } from './messages';
+import { modelHints } from './model/messages';
 
 export type FieldKind = 'switch' | 'text' | 'secret' | 'number' | 'textarea' | 'json' | 'granularity' | 'whitelist';
 
@@ -49,6 +50,12 @@ export const num = (key: OptionKey, min?: number, more: Partial<FieldDef> = {}):
 });
 export const json = (key: OptionKey, more: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'json', ...more });
 const area = (key: OptionKey): FieldDef => ({ key, kind: 'textarea' });
+
+const chatsHint = modelHints.chats;
+/** A chat link template: the chat app fills in the user's key and this server's address. */
+const CHATS_EXAMPLE = JSON.stringify([
+  { 'ChatGPT Next Web': 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' },
+]);
 
 export const SYSTEM_PANELS: PanelDef[] = [
   { id: 'general', title: p.general, fields: [text('ServerAddress', { stripSlash: true })] },
@@ -150,6 +157,11 @@ export const OPERATION_PANELS: PanelDef[] = [
     ],
   },
   {
+    id: 'chats',
+    title: p.chats,
+    fields: [json('Chats', { hint: chatsHint, example: CHATS_EXAMPLE })],
+  },
+  {
     id: 'drawing',
     title: p.drawing,
     fields: [
@@ -164,7 +176,14 @@ export const OPERATION_PANELS: PanelDef[] = [
   {
     id: 'sensitive',
     title: p.sensitive,
-    fields: [sw('CheckSensitiveEnabled'), sw('CheckSensitiveOnPromptEnabled'), area('SensitiveWords')],
+    fields: [
+      sw('CheckSensitiveEnabled'),
+      sw('CheckSensitiveOnPromptEnabled'),
+      sw('CheckSensitiveOnCompletionEnabled'),
+      sw('StopOnSensitiveEnabled'),
+      num('StreamCacheQueueLength', 0),
+      area('SensitiveWords'),
+    ],
   },
   { id: 'log', title: p.log, fields: [sw('LogConsumeEnabled'), sw('LogChatContentEnabled')], extra: 'logCleanup' },
   {

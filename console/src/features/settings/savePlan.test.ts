@@ -60,6 +60,13 @@ describe('settings save plan', () => {
     expect(c).toEqual({ updates: [{ key: 'TopupGroupRatio', value: '{"vip": 2}' }] });
   });
 
+  it('chat links must be valid JSON (spec 2 §5.1)', () => {
+    const a = planSave(panel('chats'), { Chats: '[]' }, { Chats: '[{"Chat": ' });
+    expect('problem' in a && a.problem.message.id).toBe(validation.invalidJson.id);
+    const link = '[{"Chat":"https://chat.example/?key={key}"}]';
+    expect(planSave(panel('chats'), { Chats: '[]' }, { Chats: link })).toEqual({ updates: [{ key: 'Chats', value: link }] });
+  });
+
   it('rebate percentage between 0 and 100 when enabled', () => {
     const a = planSave(
       panel('rebate'),

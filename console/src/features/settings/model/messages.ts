@@ -79,6 +79,11 @@ export const modelHints = defineMessages({
     defaultMessage: 'At least 1 second; used only while keep-alive pings are on.',
     description: 'Ping interval hint',
   },
+  chats: {
+    id: 'settings.modelHints.chats',
+    defaultMessage: 'A list of objects, each mapping a chat app’s name to its link; an empty list hides the chat links.',
+    description: 'Chats hint',
+  },
   useExample: { id: 'settings.modelHints.useExample', defaultMessage: 'Use the example', description: 'Fill example button' },
   example: { id: 'settings.modelHints.example', defaultMessage: 'Example: {example}', description: 'JSON example' },
   range: {
