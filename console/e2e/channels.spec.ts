@@ -226,3 +226,58 @@ test('tag grouping, inline priority and weight, batch tag, bulk actions and dele
   // What the token → gateway → wallet flow relies on is still there.
   expect(await findChannel(page, MOCK_CHANNEL)).toMatchObject({ status: 1, models: MOCK_MODEL, group: 'default' });
 });
+
+test('the drawer follows the type: default models, type fields, multi-key view, upstream models in the picker', async ({
+  page,
+}) => {
+  await page.goto('/channel/add');
+  const drawer = page.locator('.ant-drawer');
+  const models = page.getByTestId('channel-models');
+  const chooseType = async (label: string) => {
+    await page.getByTestId('channel-type').click();
+    await page.keyboard.type(label);
+    await page.keyboard.press('Enter');
+  };
+  await expect(models).toContainText('gpt-4o');
+
+  // Midjourney refills the list with its mj_ actions and explains the base URL.
+  await chooseType('Midjourney Proxy (2)');
+  await expect(models).toContainText('mj_imagine');
+  await expect(models).not.toContainText('gpt-4o');
+  await expect(page.getByTestId('channel-type-notice')).toContainText('Midjourney Proxy');
+  await chooseType('Suno API (36)');
+  await expect(models).toContainText('suno_music');
+  // Azure asks for the API version in `other`.
+  await chooseType('Azure OpenAI (3)');
+  await expect(drawer.getByText('API version')).toBeVisible();
+  // Vertex: a JSON key is one key, never the multi-key view.
+  await chooseType('Vertex AI (41)');
+  await expect(drawer.getByText('Region', { exact: true })).toBeVisible();
+  await page.getByTestId('channel-key').fill('{"type": "service_account",\n"project_id": "p"}');
+  await expect(page.getByTestId('multi-key-view')).toHaveCount(0);
+
+  // OpenAI again: commas or newlines switch the multi-key view on, the switch turns it off.
+  await chooseType('OpenAI (1)');
+  await page.getByTestId('channel-key').fill('sk-one,sk-two\nsk-three');
+  await expect(page.getByTestId('multi-key-view')).toContainText('3 keys detected');
+  await page.getByTestId('multi-key-switch').click();
+  await expect(page.getByTestId('multi-key-view')).toHaveCount(0);
+  await page.getByTestId('multi-key-switch').click();
+  await expect(page.getByTestId('multi-key-view')).toBeVisible();
+
+  // Fetching models of an unsaved channel needs a key; the mock's list opens in the picker.
+  await page.getByTestId('channel-key').fill('');
+  await page.getByTestId('fetch-models').click();
+  await expect(page.getByText('Enter a key first: a new channel needs one to fetch its models')).toBeVisible();
+  await page.getByTestId('channel-key').fill('sk-mock-upstream-key');
+  await page.getByTestId('channel-base-url').fill(mockUrl());
+  await page.getByTestId('fetch-models').click();
+  await expect(page.getByText('Fetched 2 models')).toBeVisible();
+  await page.getByTestId('picker-search').locator('input').fill('mock');
+  await expect(page.getByTestId('picker-model-gpt-4o-mini')).toHaveCount(0);
+  await page.getByTestId('picker-model-mock-model').check();
+  await page.screenshot({ path: `${SHOTS}/en/channel-model-picker.png` });
+  await page.getByTestId('picker-ok').click();
+  await expect(models).toContainText('mock-model');
+  await expect(models).toContainText('gpt-4o');
+});

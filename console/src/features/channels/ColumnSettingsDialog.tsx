@@ -5,29 +5,25 @@ import { useIntl } from 'react-intl';
 import { columnDialog as m, columns } from './messages';
 import { COLUMN_KEYS, DEFAULT_COLUMNS, type ColumnVisibility } from './prefs';
 
-export function ColumnSettingsDialog({
-  open,
-  value,
-  onSave,
-  onClose,
-}: {
-  open: boolean;
+interface Props {
   value: ColumnVisibility;
   onSave: (v: ColumnVisibility) => void;
   onClose: () => void;
-}) {
+}
+
+/** Mounted while open, so each opening starts from the saved choice. */
+function ColumnSettingsBody({ value, onSave, onClose }: Props) {
   const intl = useIntl();
   const [draft, setDraft] = useState(value);
   return (
     <Modal
-      open={open}
+      open
       title={intl.formatMessage(m.title)}
       onCancel={onClose}
       onOk={() => {
         onSave(draft);
         onClose();
       }}
-      afterOpenChange={(opened) => opened && setDraft(value)}
       footer={(_, { OkBtn, CancelBtn }) => (
         <>
           <Button onClick={() => setDraft(DEFAULT_COLUMNS)} data-testid="columns-reset">
@@ -53,4 +49,8 @@ export function ColumnSettingsDialog({
       </Flex>
     </Modal>
   );
+}
+
+export function ColumnSettingsDialog({ open, ...props }: Props & { open: boolean }) {
+  return open ? <ColumnSettingsBody {...props} /> : null;
 }
