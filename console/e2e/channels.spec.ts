@@ -179,6 +179,19 @@ test('tag grouping, inline priority and weight, batch tag, bulk actions and dele
   await expect.poll(async () => (await findChannel(page, TAG_B))!.priority).toBe(5);
   expect((await findChannel(page, TAG_A))!.priority).toBe(5);
   await expect(tagPriority).toHaveValue('5');
+  // The tag dialog sends only what changed and refuses nothing-changed or bad JSON.
+  await page.getByTestId(`tag-edit-${TEAM}`).click();
+  await page.getByTestId('tag-edit-submit').click();
+  await expect(page.getByText('No changes')).toBeVisible();
+  await page.getByTestId('tag-edit-mapping').fill('{bad');
+  await page.getByTestId('tag-edit-submit').click();
+  await expect(page.getByText('Model mapping must be valid JSON')).toBeVisible();
+  await page.getByTestId('tag-edit-mapping').fill('');
+  await page.getByTestId('tag-edit-weight').fill('4');
+  await page.getByTestId('tag-edit-submit').click();
+  await expect(page.getByText('Updated 2 channels')).toBeVisible();
+  await expect.poll(async () => (await findChannel(page, TAG_B))!.weight).toBe(4);
+  expect((await findChannel(page, TAG_A))!.weight).toBe(4);
   await page.screenshot({ path: `${SHOTS}/en/channels-tag-mode.png`, fullPage: true });
   // The tag mode is kept locally.
   await page.reload();

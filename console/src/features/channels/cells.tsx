@@ -26,6 +26,19 @@ export function TypeCell({ type }: { type: number }) {
   return <Tag color={typeColor(key)}>{key ? intl.formatMessage(typeNames[key]) : String(type)}</Tag>;
 }
 
+/** Why and when a channel was disabled automatically (from other_info). */
+export function AutoDisableTip({ otherInfo }: { otherInfo: string }) {
+  const intl = useIntl();
+  const info = autoDisableInfo(otherInfo);
+  if (!info) return <>{intl.formatMessage(statuses.noReason)}</>;
+  return (
+    <>
+      <div>{intl.formatMessage(statuses.reason, { reason: info.reason })}</div>
+      {info.time > 0 && <div>{intl.formatMessage(statuses.time, { time: formatTime(info.time) })}</div>}
+    </>
+  );
+}
+
 export function StatusCell({ channel }: { channel: Channel }) {
   const intl = useIntl();
   const id = `channel-status-${channel.id}`;
@@ -42,24 +55,14 @@ export function StatusCell({ channel }: { channel: Channel }) {
           {intl.formatMessage(statuses.disabled)}
         </Tag>
       );
-    case CHANNEL_STATUS.autoDisabled: {
-      const info = autoDisableInfo(channel.other_info);
-      const tip = info ? (
-        <>
-          <div>{intl.formatMessage(statuses.reason, { reason: info.reason })}</div>
-          {info.time > 0 && <div>{intl.formatMessage(statuses.time, { time: formatTime(info.time) })}</div>}
-        </>
-      ) : (
-        intl.formatMessage(statuses.noReason)
-      );
+    case CHANNEL_STATUS.autoDisabled:
       return (
-        <Tooltip title={tip}>
+        <Tooltip title={<AutoDisableTip otherInfo={channel.other_info} />}>
           <Tag color="gold" data-testid={id}>
             {intl.formatMessage(statuses.autoDisabled)}
           </Tag>
         </Tooltip>
       );
-    }
     default:
       return <Tag data-testid={id}>{intl.formatMessage(statuses.unknown)}</Tag>;
   }
