@@ -294,3 +294,14 @@ test('the drawer follows the type: default models, type fields, multi-key view, 
   await expect(models).toContainText('mock-model');
   await expect(models).toContainText('gpt-4o');
 });
+
+test('the channel screen in Chinese', async ({ page }) => {
+  await setLanguage(page, 'zh-CN');
+  await page.goto('/channel');
+  await expect(page.getByText('渠道管理', { exact: true }).last()).toBeVisible();
+  await expect(page.getByTestId('bulk-test-all')).toHaveText('测试所有渠道');
+  await page.screenshot({ path: `${SHOTS}/zh-CN/channels.png`, fullPage: true });
+  await page.goto('/channel/add');
+  await expect(page.getByTestId('channel-submit')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/zh-CN/channel-drawer.png` });
+});
