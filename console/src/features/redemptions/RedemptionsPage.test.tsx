@@ -1,8 +1,12 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { configure, fireEvent, screen } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubApi } from '../../test/renderWithProviders';
 import { RedemptionsPage } from './RedemptionsPage';
+
+// antd tables and modals render slowly in jsdom when the machine is busy: wait longer than the defaults.
+configure({ asyncUtilTimeout: 10_000 });
+vi.setConfig({ testTimeout: 30_000 });
 
 afterEach(() => {
   vi.unstubAllGlobals();

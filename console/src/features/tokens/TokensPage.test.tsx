@@ -1,9 +1,13 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { configure, fireEvent, screen, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubApi } from '../../test/renderWithProviders';
 import { GroupSelect } from './GroupSelect';
 import { TokensPage } from './TokensPage';
+
+// antd tables and modals render slowly in jsdom when the machine is busy: wait longer than the defaults.
+configure({ asyncUtilTimeout: 10_000 });
+vi.setConfig({ testTimeout: 30_000 });
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,9 +1,13 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Modal } from 'antd';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/renderWithProviders';
 import { WalletPage } from './WalletPage';
+
+// antd tables and modals render slowly in jsdom when the machine is busy: wait longer than the defaults.
+configure({ asyncUtilTimeout: 10_000 });
+vi.setConfig({ testTimeout: 30_000 });
 
 // antd's table measures itself; jsdom has no ResizeObserver.
 class NoResizeObserver {
