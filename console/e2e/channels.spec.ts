@@ -46,10 +46,10 @@ async function findChannel(page: Page, name: string): Promise<ChannelJson | unde
   return body.data.items.find((c) => c.name === name);
 }
 
-async function createByApi(page: Page, name: string, model: string): Promise<number> {
+async function createByApi(page: Page, name: string, model: string, key = 'sk-e2e'): Promise<number> {
   const res = await page.request.post('/api/channel/', {
     headers,
-    data: { name, type: 1, key: 'sk-e2e', base_url: mockUrl(), models: model, group: 'default' },
+    data: { name, type: 1, key, base_url: mockUrl(), models: model, group: 'default', mode: 'multi_to_single' },
   });
   const body = (await res.json()) as { success: boolean; message: string; data: number[] };
   expect(body.success, body.message).toBe(true);
@@ -136,7 +136,7 @@ test('tag grouping, inline priority and weight, batch tag, bulk actions and dele
   for (const name of [TAG_A, TAG_B, 'e2e-delete-me']) await removeIfPresent(page, name);
   const a = await createByApi(page, TAG_A, 'e2e-tag-model');
   const b = await createByApi(page, TAG_B, 'e2e-tag-model');
-  const gone = await createByApi(page, 'e2e-delete-me', 'e2e-tag-model');
+  const gone = await createByApi(page, 'e2e-delete-me', 'e2e-tag-model', 'sk-e2e-1\nsk-e2e-2');
   await page.goto('/channel');
 
   // Inline priority: Enter saves; inline weight: a negative number is floored to 0.
@@ -221,6 +221,11 @@ test('tag grouping, inline priority and weight, batch tag, bulk actions and dele
   await page.getByTestId('channels-search').click();
   await expect(page.getByTestId(`channel-name-${gone}`)).toBeVisible();
   await expect(page.getByTestId(`channel-name-${a}`)).toHaveCount(0);
+  // A saved multi-key channel opens in the multi-key view with its key count.
+  await page.getByTestId(`channel-edit-${gone}`).click();
+  await expect(page.getByTestId('multi-key-view')).toContainText('This channel holds 2 keys');
+  await page.locator('.ant-drawer-close').click();
+  await expect(page).toHaveURL(/\/channel$/);
   // Delete one channel from its row.
   await page.getByTestId(`channel-delete-${gone}`).click();
   await confirmPopover(page);

@@ -110,7 +110,7 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: ()
           id: channel.id,
           ...rest,
           ...(key ? { key } : {}),
-          multi_key_mode: multiKey ? multi.multiKeyMode : undefined,
+          multi_key_mode: multiKey || channel.key_count > 1 ? multi.multiKeyMode : undefined,
         }).unwrap();
         toast.success(intl.formatMessage(m.updated));
       } else {

@@ -33,8 +33,11 @@ export function KeyField({
 }) {
   const intl = useIntl();
   const spec = typeForm(type);
-  const multi = isMultiKeyInput(keyText, type, state.viewDisabled);
-  const keys = splitKeys(keyText, type);
+  const typed = isMultiKeyInput(keyText, type, state.viewDisabled);
+  /** A saved multi-key channel keeps its view (and key selection mode) even with the field blank. */
+  const storedMulti = isEdit && keyCount > 1 && keyText.trim() === '';
+  const multi = typed || storedMulti;
+  const keys = storedMulti ? [] : splitKeys(keyText, type);
   const placeholder = isEdit
     ? intl.formatMessage(m.keyKeep, { count: keyCount })
     : spec.keyFormat
@@ -76,7 +79,7 @@ export function KeyField({
           type="info"
           style={{ marginBottom: 16 }}
           data-testid="multi-key-view"
-          title={intl.formatMessage(m.keysDetected, { count: keys.length })}
+          title={intl.formatMessage(storedMulti ? m.keysStored : m.keysDetected, { count: storedMulti ? keyCount : keys.length })}
           description={
             <Flex vertical gap={8}>
               {!isEdit && (

@@ -432,6 +432,11 @@ export const form = defineMessages({
     defaultMessage: '{count} keys detected',
     description: 'Multi-key count',
   },
+  keysStored: {
+    id: 'channels.form.keysStored',
+    defaultMessage: 'This channel holds {count} keys',
+    description: 'Multi-key count of a saved channel',
+  },
   createMode: { id: 'channels.form.createMode', defaultMessage: 'Save the keys as', description: 'Field' },
   batchMode: { id: 'channels.form.batchMode', defaultMessage: 'One channel per key', description: 'Option' },
   multiToSingle: {
