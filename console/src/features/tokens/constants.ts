@@ -17,8 +17,11 @@ export const TOKEN_COUNT_PRESETS = [10, 20, 30, 100] as const;
 export const DEFAULT_TOKEN_COUNT = 1;
 export const MAX_TOKEN_COUNT = 100;
 
-/** Extra tokens of a batch are named `<name>-<6 random letters or digits>`. */
+/** Extra tokens of a batch are named `<name>-<6 random letters or digits>` (by the server). */
 export const BATCH_SUFFIX_LENGTH = 6;
+
+/** The longest token name the server accepts. */
+export const TOKEN_NAME_MAX = 50;
 
 const HOUR_SECONDS = 3600;
 const DAY_SECONDS = 24 * HOUR_SECONDS;

@@ -132,6 +132,11 @@ export const form = defineMessages({
 
 export const validation = defineMessages({
   nameRequired: { id: 'tokens.validation.nameRequired', defaultMessage: 'Please enter a name', description: 'Name required' },
+  nameTooLong: {
+    id: 'tokens.validation.nameTooLong',
+    defaultMessage: 'The name can have at most {max} characters',
+    description: 'Name too long (less room when several tokens get a suffix)',
+  },
   expiryFormat: {
     id: 'tokens.validation.expiryFormat',
     defaultMessage: 'Expiry time format error',

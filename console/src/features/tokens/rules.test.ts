@@ -15,6 +15,7 @@ import {
   formValuesOf,
   INITIAL_TOKEN_FORM,
   maskKey,
+  maxNameLength,
   parseExpiry,
   toggledStatus,
   tokenStatusLabel,
@@ -22,6 +23,7 @@ import {
   validateBatchCount,
   validateQuota,
   validateSelection,
+  validateTokenName,
 } from './rules';
 import type { Token } from './types';
 
@@ -44,6 +46,18 @@ describe('token form validation (spec 2 §5.5)', () => {
   it('requires a name on create, not on edit', () => {
     expect(toTokenInput({ ...valid, name: '  ' }, true)).toEqual({ problem: { message: validation.nameRequired } });
     expect('input' in toTokenInput({ ...valid, name: '' }, false)).toBe(true);
+  });
+
+  it('keeps every generated name within 50 characters (extra names add "-" and 6 characters)', () => {
+    expect(maxNameLength(1)).toBe(50);
+    expect(maxNameLength(3)).toBe(50 - '-abc123'.length);
+    expect(validateTokenName('x'.repeat(50), true, 1)).toBeNull();
+    expect(validateTokenName('x'.repeat(50), true, 2)).toEqual({ message: validation.nameTooLong, values: { max: 43 } });
+    expect(validateTokenName('x'.repeat(43), true, 2)).toBeNull();
+    expect(validateTokenName('x'.repeat(51), false, 1)).toEqual({ message: validation.nameTooLong, values: { max: 50 } });
+    expect(toTokenInput({ ...valid, name: 'x'.repeat(44), count: 10 }, true)).toMatchObject({
+      problem: { message: validation.nameTooLong },
+    });
   });
 
   it('parses the expiry or answers "expiry time format error"', () => {

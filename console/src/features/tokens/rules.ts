@@ -7,6 +7,7 @@ import customParseFormat from 'dayjs/plugin/customParseFormat';
 import type { MessageDescriptor } from 'react-intl';
 import type { Problem } from '../../shared/validation';
 import {
+  BATCH_SUFFIX_LENGTH,
   DEFAULT_TOKEN_COUNT,
   DEFAULT_TOKEN_QUOTA,
   EXPIRY_FORMAT,
@@ -16,6 +17,7 @@ import {
   KEY_VISIBLE_TAIL,
   MAX_TOKEN_COUNT,
   NEVER_EXPIRES,
+  TOKEN_NAME_MAX,
   TOKEN_RATE_LIMIT_DEFAULTS,
   TOKEN_STATUS,
   type ExpiryPresetKey,
@@ -104,10 +106,24 @@ export function validateQuota(quota: number | null | undefined, unlimited: boole
   return typeof quota === 'number' && Number.isInteger(quota) && quota >= 0 ? null : problem(m.quotaInvalid);
 }
 
+/** The longest name a batch of `count` tokens can start from: extra names add '-' and the suffix. */
+export function maxNameLength(count: number): number {
+  return count > 1 ? TOKEN_NAME_MAX - BATCH_SUFFIX_LENGTH - 1 : TOKEN_NAME_MAX;
+}
+
+/** A name is required on create, and every generated name must fit the server's limit. */
+export function validateTokenName(name: string, create: boolean, count: number): Problem | null {
+  const n = name.trim();
+  if (create && n === '') return problem(m.nameRequired);
+  const max = maxNameLength(create ? count : 1);
+  return [...n].length > max ? problem(m.nameTooLong, { max }) : null;
+}
+
 /** The body to send, or the first problem of the form. On create, `count` is checked and sent. */
 export function toTokenInput(v: TokenFormValues, create: boolean): { input: TokenInput } | { problem: Problem } {
   const name = v.name.trim();
-  if (create && name === '') return { problem: problem(m.nameRequired) };
+  const nameProblem = validateTokenName(name, create, v.count ?? DEFAULT_TOKEN_COUNT);
+  if (nameProblem) return { problem: nameProblem };
   const expiry = parseExpiry(v.expiry);
   if ('problem' in expiry) return expiry;
   const quotaProblem = validateQuota(v.remain_quota, v.unlimited_quota);
