@@ -88,6 +88,12 @@ async fn snapshot_then_deltas(app: &TestApp) {
     assert!(snap.version > 0);
     let c = snap.channels.iter().find(|c| c.id == channel_id).unwrap();
     assert_eq!(c.key, "sk-upstream-1", "the channel key is decrypted");
+    assert_eq!(
+        c.keys,
+        vec!["sk-upstream-1", "sk-upstream-2"],
+        "every key of a multi-key channel"
+    );
+    assert_eq!(c.multi_key_mode, "random");
     assert_eq!(c.models, vec!["gpt-4o", "gpt-4o-mini"]);
     assert_eq!(c.groups, vec!["default", "vip"]);
     assert_eq!(c.model_mapping["gpt-4o"], "gpt-4o-2024");

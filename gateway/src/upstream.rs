@@ -81,8 +81,8 @@ pub fn build_request(
 ) -> Result<Request<Full<Bytes>>, UpstreamError> {
     let bad = |what: &str| UpstreamError::Build(format!("channel {}: invalid {what}", channel.id));
     let mut headers = HeaderMap::new();
-    let auth =
-        HeaderValue::from_str(&format!("Bearer {}", channel.key.0)).map_err(|_| bad("key"))?;
+    let key = &channel.keys.pick().0;
+    let auth = HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| bad("key"))?;
     headers.insert(http::header::AUTHORIZATION, auth);
     headers.insert(
         http::header::CONTENT_TYPE,
@@ -106,8 +106,8 @@ pub fn build_request(
     }
     for (k, v) in &channel.headers {
         let name = HeaderName::from_bytes(k.as_bytes()).map_err(|_| bad("header name"))?;
-        let value = HeaderValue::from_str(&v.replace("{api_key}", &channel.key.0))
-            .map_err(|_| bad("header value"))?;
+        let value =
+            HeaderValue::from_str(&v.replace("{api_key}", key)).map_err(|_| bad("header value"))?;
         headers.insert(name, value);
     }
     let mut req = Request::builder()

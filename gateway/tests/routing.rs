@@ -289,3 +289,31 @@ async fn the_retryable_status_set_is_configurable() {
         (1, 1, 1)
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_multi_key_channel_spreads_requests_over_its_keys() {
+    let m = mock().await;
+    let mut polling = channel(1, &m.scenario_url("tag=keys"), &["gpt-test"], 0, 1);
+    polling["key"] = json!("sk-one");
+    polling["keys"] = json!(["sk-one", "sk-two", "sk-three"]);
+    polling["multi_key_mode"] = json!("polling");
+    let gw = Gw::start(snapshot(vec![polling])).await;
+    for _ in 0..6 {
+        assert_eq!(
+            gw.chat("alice", chat_body("gpt-test", false)).await.status,
+            200
+        );
+    }
+    let used: Vec<String> = m.with_stats(|s| {
+        s.requests
+            .iter()
+            .filter(|r| r.tag == "keys")
+            .filter_map(|r| r.authorization.clone())
+            .collect()
+    });
+    let expected: Vec<String> = ["one", "two", "three", "one", "two", "three"]
+        .iter()
+        .map(|k| format!("Bearer sk-{k}"))
+        .collect();
+    assert_eq!(used, expected, "polling takes the keys in turn");
+}

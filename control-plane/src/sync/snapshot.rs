@@ -5,6 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use proto::config::v1 as pb;
 
+use crate::domain::channels::split_keys;
 use crate::domain::options::Options;
 use crate::state::AppState;
 use crate::store::channels::ChannelRecord;
@@ -119,23 +120,21 @@ fn token(t: GatewayToken) -> pb::Token {
     }
 }
 
-/// A channel with its key decrypted. Multi-key channels carry their first key (the gateway
-/// has one key per channel). A key that cannot be decrypted leaves the channel disabled.
+/// A channel with its keys decrypted: every key of a multi-key channel, and the first one
+/// again in `key` for gateways that know one key only. A key that cannot be decrypted
+/// leaves the channel disabled.
 fn channel(state: &AppState, c: &ChannelRecord) -> pb::Channel {
-    let (key, status) = match state.cipher().decrypt(&c.key_enc) {
-        Ok(keys) => (
-            keys.lines()
-                .map(str::trim)
-                .find(|k| !k.is_empty())
-                .unwrap_or_default()
-                .to_string(),
+    let (keys, status) = match state.cipher().decrypt(&c.key_enc) {
+        Ok(plain) => (
+            split_keys(c.channel_type, &plain),
             i32::try_from(c.status).unwrap_or_default(),
         ),
         Err(err) => {
             tracing::warn!(channel_id = c.id, error = %err, "channel key cannot be decrypted; sent disabled");
-            (String::new(), 2)
+            (Vec::new(), 2)
         }
     };
+    let key = keys.first().cloned().unwrap_or_default();
     pb::Channel {
         id: c.id,
         r#type: i32::try_from(c.channel_type).unwrap_or_default(),
@@ -151,6 +150,8 @@ fn channel(state: &AppState, c: &ChannelRecord) -> pb::Channel {
         status,
         headers: string_map(&c.header_override),
         openai_organization: c.openai_organization.clone(),
+        keys,
+        multi_key_mode: c.multi_key_mode.clone(),
     }
 }
 

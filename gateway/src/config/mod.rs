@@ -2,9 +2,11 @@
 //! plane's Watch stream), validates it into the in-memory [`Snapshot`] and holds the current
 //! one behind an atomic swap.
 
+mod keys;
 mod snapshot;
 pub mod watch;
 
+pub use keys::{ChannelKeys, KeyMode, Secret};
 pub use snapshot::{
     ChannelEntry, Options, Pricing, Snapshot, StatusSet, Tier, TokenEntry, UserEntry,
 };

@@ -10,6 +10,7 @@ use ipnet::IpNet;
 use proto::config::v1 as pb;
 
 use super::ConfigError;
+use super::keys::{ChannelKeys, KeyMode};
 use adapters::provider::{self, ProviderSpec};
 
 /// A token, with its remaining quota as a live atomic balance.
@@ -49,8 +50,8 @@ pub struct ChannelEntry {
     pub name: String,
     pub spec: &'static ProviderSpec,
     pub base_url: String,
-    /// Secret: never logged (Debug is implemented by hand).
-    pub key: Secret,
+    /// Secrets: never logged (Debug is implemented by hand).
+    pub keys: ChannelKeys,
     pub enabled: bool,
     pub priority: i64,
     pub weight: u32,
@@ -58,15 +59,6 @@ pub struct ChannelEntry {
     pub status_code_mapping: HashMap<u16, u16>,
     pub headers: Vec<(String, String)>,
     pub organization: String,
-}
-
-/// A string that never shows in logs or debug output.
-pub struct Secret(pub String);
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(***)")
-    }
 }
 
 /// Channels of one priority inside a (group, model) route.
@@ -248,7 +240,7 @@ fn channel(c: &pb::Channel) -> Result<Option<ChannelEntry>, ConfigError> {
         name: c.name.clone(),
         spec,
         base_url: c.base_url.clone(),
-        key: Secret(c.key.clone()),
+        keys: ChannelKeys::new(&c.key, &c.keys, KeyMode::parse(&c.multi_key_mode)),
         enabled: c.status == pb::CHANNEL_ENABLED,
         priority: c.priority,
         weight: c.weight,
