@@ -7,7 +7,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { confirmPopover, login, setLanguage } from './helpers';
 
 const MODEL = 'gpt-4o-mini';
+/** The channel the channels spec leaves behind (it runs first in a full run), else our own. */
+const SHARED_CHANNEL = 'e2e-mock';
 const CHANNEL = 'e2e-billing-mock';
+const CHANNEL_ENABLED = 1;
 const RUN = Date.now() % 1_000_000;
 const CODE_QUOTA = 500000;
 
@@ -22,17 +25,27 @@ function env(name: 'E2E_GATEWAY_URL' | 'E2E_MOCK_URL'): string {
 /** Root is the first account (user id 1); REST calls name it in New-Api-User. */
 const ROOT_HEADERS = { 'New-Api-User': '1' };
 
+interface Channel {
+  name: string;
+  status: number;
+  models: string;
+}
+
+/** Whether an enabled channel of that name serves MODEL. */
+async function hasChannel(page: Page, name: string): Promise<boolean> {
+  const found = (await (
+    await page.request.get('/api/channel/search', { params: { keyword: name }, headers: ROOT_HEADERS })
+  ).json()) as { data?: { items?: Channel[] } | Channel[] };
+  const items = Array.isArray(found.data) ? found.data : (found.data?.items ?? []);
+  return items.some((c) => c.name === name && c.status === CHANNEL_ENABLED && c.models.split(',').includes(MODEL));
+}
+
 /** An enabled OpenAI-type channel for MODEL in group default, pointing at the mock (REST, as root). */
 async function ensureChannel(page: Page) {
-  const headers = ROOT_HEADERS;
-  const found = (await (await page.request.get('/api/channel/search', { params: { keyword: CHANNEL }, headers })).json()) as {
-    data?: { items?: { name: string }[] } | { name: string }[];
-  };
-  const items = Array.isArray(found.data) ? found.data : (found.data?.items ?? []);
-  if (items.some((c) => c.name === CHANNEL)) return;
+  if ((await hasChannel(page, SHARED_CHANNEL)) || (await hasChannel(page, CHANNEL))) return;
   const res = (await (
     await page.request.post('/api/channel/', {
-      headers,
+      headers: ROOT_HEADERS,
       data: {
         mode: 'single',
         channel: {
