@@ -4,6 +4,7 @@
  * wallet, and a code made on the redemption page raises the balance when redeemed there.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { chat, chatWhenReady, ensureMockChannel } from './gateway';
 import { confirmPopover, login, setLanguage } from './helpers';
 
 const MODEL = 'gpt-4o-mini';
@@ -15,12 +16,6 @@ const RUN = Date.now() % 1_000_000;
 const CODE_QUOTA = 500000;
 
 test.describe.configure({ mode: 'serial' });
-
-function env(name: 'E2E_GATEWAY_URL' | 'E2E_MOCK_URL'): string {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set: run through playwright (global-setup)`);
-  return v;
-}
 
 /** Root is the first account (user id 1); REST calls name it in New-Api-User. */
 const ROOT_HEADERS = { 'New-Api-User': '1' };
@@ -40,26 +35,10 @@ async function hasChannel(page: Page, name: string): Promise<boolean> {
   return items.some((c) => c.name === name && c.status === CHANNEL_ENABLED && c.models.split(',').includes(MODEL));
 }
 
-/** An enabled OpenAI-type channel for MODEL in group default, pointing at the mock (REST, as root). */
+/** An enabled channel for MODEL in group default pointing at the mock: the shared one, else our own. */
 async function ensureChannel(page: Page) {
-  if ((await hasChannel(page, SHARED_CHANNEL)) || (await hasChannel(page, CHANNEL))) return;
-  const res = (await (
-    await page.request.post('/api/channel/', {
-      headers: ROOT_HEADERS,
-      data: {
-        mode: 'single',
-        channel: {
-          name: CHANNEL,
-          type: 1,
-          key: 'sk-mock-upstream-key',
-          base_url: env('E2E_MOCK_URL'),
-          models: MODEL,
-          group: 'default',
-        },
-      },
-    })
-  ).json()) as { success: boolean; message: string };
-  expect(res.success, res.message).toBe(true);
+  if (await hasChannel(page, SHARED_CHANNEL)) return;
+  await ensureMockChannel(page, CHANNEL, [MODEL]);
 }
 
 /** The key the copy button put on the clipboard, or the one the fallback dialog shows. */
@@ -78,14 +57,6 @@ async function walletQuota(page: Page): Promise<number> {
   const el = page.getByTestId('wallet-balance-quota');
   await expect(el).toBeVisible();
   return Number(await el.getAttribute('data-quota'));
-}
-
-async function chat(page: Page, key: string): Promise<number> {
-  const res = await page.request.post(`${env('E2E_GATEWAY_URL')}/v1/chat/completions`, {
-    headers: { Authorization: `Bearer ${key}` },
-    data: { model: MODEL, messages: [{ role: 'user', content: 'Hello from the billing e2e' }] },
-  });
-  return res.status();
 }
 
 async function createToken(page: Page, name: string, count?: number) {
@@ -134,7 +105,7 @@ test('a console token carries a gateway call that costs quota; a redeemed code r
   expect(before).toBeGreaterThan(0);
 
   // A real call through the gateway; the new token reaches it asynchronously.
-  await expect.poll(() => chat(page, key), { timeout: 20_000, intervals: [250, 500, 1000] }).toBe(200);
+  await chatWhenReady(page.request, key, MODEL);
 
   // Usage reaches the control plane asynchronously: reload until the balance drops.
   await expect
@@ -184,7 +155,9 @@ test('a console token carries a gateway call that costs quota; a redeemed code r
   const tokenRow = page.locator('tr', { hasText: name });
   await tokenRow.locator('[data-testid^="token-toggle-"]').click();
   await expect(tokenRow.locator('[data-testid^="token-status-"]')).toHaveText('Disabled');
-  await expect.poll(() => chat(page, key), { timeout: 20_000, intervals: [250, 500, 1000] }).not.toBe(200);
+  await expect
+    .poll(async () => (await chat(page.request, key, MODEL)).status, { timeout: 20_000, intervals: [250, 500, 1000] })
+    .not.toBe(200);
 });
 
 test('tokens: batch creation, copy selected, enable/disable, delete', async ({ page }) => {
