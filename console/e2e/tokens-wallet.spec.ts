@@ -160,7 +160,7 @@ test('a console token carries a gateway call that costs quota; a redeemed code r
     .not.toBe(200);
 });
 
-test('tokens: batch creation, copy selected, enable/disable, delete', async ({ page }) => {
+test('tokens: batch creation, copy selected, enable/disable, edit, delete', async ({ page }) => {
   const name = `e2e-batch-${RUN}`;
   await page.goto('/token');
   await page.getByTestId('tokens-copy-selected').click();
@@ -193,6 +193,19 @@ test('tokens: batch creation, copy selected, enable/disable, delete', async ({ p
   await first.locator('[data-testid^="token-toggle-"]').click();
   await expect(status).toHaveText('Enabled');
 
+  // Edit: unlimited quota, limited to one model.
+  await first.locator('[data-testid^="token-edit-"]').click();
+  await expect(page.getByTestId('token-name')).not.toHaveValue('');
+  await page.getByTestId('token-unlimited').click();
+  await page.getByTestId('token-model-limits-enabled').click();
+  await page.getByTestId('token-model-limits').click();
+  await page.locator('.ant-select-dropdown .ant-select-item-option-content', { hasText: MODEL }).click();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('token-submit').click();
+  await expect(page.getByText('Token updated')).toBeVisible();
+  await expect(first).toContainText('Unlimited');
+  await expect(first).toContainText('Model limits');
+
   // Delete one.
   await first.locator('[data-testid^="token-delete-"]').click();
   await confirmPopover(page);
@@ -200,7 +213,7 @@ test('tokens: batch creation, copy selected, enable/disable, delete', async ({ p
   await expect(rows).toHaveCount(2);
 });
 
-test('redemption codes: create several, delete by name shows the count first, batch disable, delete invalid', async ({
+test('redemption codes: create several, edit, copy, batch disable, delete invalid, delete by name after the count', async ({
   page,
 }) => {
   const name = `e2e-promo-${RUN}`;
@@ -221,6 +234,13 @@ test('redemption codes: create several, delete by name shows the count first, ba
   await page.getByTestId('redemptions-keyword').locator('input').press('Enter');
   const rows = page.locator('tbody tr.ant-table-row');
   await expect(rows).toHaveCount(4);
+
+  // Edit one: only unused codes can be edited.
+  await rows.nth(0).locator('[data-testid^="redemption-edit-"]').click();
+  await page.getByTestId('redemption-quota').fill('200000');
+  await page.getByTestId('redemption-submit').click();
+  await expect(page.getByText('Code updated')).toBeVisible();
+  await expect(rows.nth(0)).toContainText('$0.40');
 
   // Copy one code from its row.
   await rows.nth(0).locator('[data-testid^="redemption-copy-"]').click();
