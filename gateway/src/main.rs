@@ -142,6 +142,9 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         args.usage_queue,
     );
     let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
+    if let Some(carry) = &state.carry {
+        carry.apply(raw.version, &state.config.load());
+    }
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
     reporter.attach_spool_gauge(state.metrics.usage_spool.clone());
     rt.spawn(watch::follow(state.clone(), channel, auth, gateway_id, raw));

@@ -75,6 +75,7 @@ pub fn build_state(
         .set(i64::try_from(snapshot.version).unwrap_or(i64::MAX));
     Ok(Arc::new(GatewayState {
         in_flight: std::sync::atomic::AtomicUsize::new(0),
+        carry: sink.carry(),
         config: ConfigStore::new(snapshot),
         sink,
         metrics,

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::billing::Carry;
 use crate::config::ConfigStore;
 use crate::metrics::Metrics;
 use crate::upstream::Upstream;
@@ -16,6 +17,8 @@ pub struct GatewayState {
     pub upstream: Upstream,
     /// Relay requests being answered now (SIGTERM waits for them).
     pub in_flight: AtomicUsize,
+    /// Spending not yet in the control plane's balances (with a control plane only).
+    pub carry: Option<Arc<Carry>>,
 }
 
 /// Counts one relay request as in flight until dropped.

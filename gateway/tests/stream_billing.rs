@@ -368,3 +368,72 @@ async fn a_client_leaving_before_the_first_byte_cancels_the_upstream_and_is_refu
         "nothing produced, nothing billed"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_config_swap_never_hands_back_quota_spent_but_not_yet_reflected() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![channel(
+        1,
+        &m.scenario_url("ttfb_ms=200"),
+        &["fixed-test"],
+        0,
+        1,
+    )]);
+    // $0.002 × 500000 = 1000 a request; 3000 covers three.
+    snap["users"] = json!([user(1, "default", 3_000)]);
+    let gw = std::sync::Arc::new(Gw::start_carried(snap.clone()).await);
+    for _ in 0..2 {
+        assert_eq!(
+            gw.chat("alice", chat_body("fixed-test", false))
+                .await
+                .status,
+            200
+        );
+    }
+    // A third request is in flight while the control plane, which has ingested none of this
+    // usage yet, sends a new config with the old balance.
+    let in_flight = {
+        let gw = gw.clone();
+        tokio::spawn(async move { gw.chat("alice", chat_body("fixed-test", false)).await })
+    };
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    snap["version"] = json!(4);
+    gw.install(snap.clone());
+    assert_eq!(gw.user_quota(1), 0, "two charged and one held are carried");
+    assert_eq!(in_flight.await.unwrap().status, 200);
+    gw.chat("alice", chat_body("fixed-test", false))
+        .await
+        .assert_error(403, "insufficient_user_quota");
+
+    // The control plane reflects the first two records from version 6 on.
+    let carry = gw.running.as_ref().unwrap().state.carry.clone().unwrap();
+    let records = gw.records();
+    let ids: Vec<&str> = records
+        .iter()
+        .filter(|r| r.quota > 0)
+        .map(|r| r.request_id.as_str())
+        .collect();
+    assert_eq!(ids.len(), 3);
+    carry.acknowledged(6, ids[..2].iter().copied());
+    snap["version"] = json!(5);
+    gw.install(snap.clone());
+    assert_eq!(gw.user_quota(1), 0, "version 5 reflects nothing yet");
+    snap["version"] = json!(6);
+    snap["users"] = json!([user(1, "default", 1_000)]);
+    gw.install(snap.clone());
+    assert_eq!(
+        gw.user_quota(1),
+        0,
+        "version 6 reflects two; the third is still carried"
+    );
+    assert_eq!(carry.unreflected(), 1);
+    carry.acknowledged(7, [ids[2]]);
+    snap["version"] = json!(7);
+    snap["users"] = json!([user(1, "default", 500)]);
+    gw.install(snap);
+    assert_eq!(
+        (gw.user_quota(1), carry.unreflected()),
+        (500, 0),
+        "a top-up shows in full"
+    );
+}

@@ -9,6 +9,7 @@ use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status, Streaming};
 
 use crate::state::AppState;
+use crate::store::config_changes;
 use crate::store::usage::{self, UsageRow};
 
 /// The usage service over the application state.
@@ -82,6 +83,14 @@ fn commit_batches(state: AppState, mut batches: Streaming<pb::ReportBatch>) -> A
             let rows: Vec<UsageRow> = batch.records.into_iter().map(to_row).collect();
             let reply = match usage::ingest(state.db(), &rows).await {
                 Ok(outcome) => {
+                    // Read after the commit: at least the ids of the changes it made.
+                    let config_version = match config_changes::max_version(state.db()).await {
+                        Ok(v) => u64::try_from(v).unwrap_or(0),
+                        Err(err) => {
+                            tracing::warn!(error = %err, "config version unknown after usage batch");
+                            0
+                        }
+                    };
                     tracing::debug!(
                         gateway_id,
                         batch_id,
@@ -93,6 +102,7 @@ fn commit_batches(state: AppState, mut batches: Streaming<pb::ReportBatch>) -> A
                         batch_id,
                         inserted: outcome.inserted,
                         duplicates: outcome.duplicates,
+                        config_version,
                     })
                 }
                 Err(err) => {

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use super::carry::Carry;
 use crate::config::{TokenEntry, UserEntry};
 use crate::error::BillingError;
 
@@ -15,6 +16,21 @@ pub struct Reservation {
     token: Arc<TokenEntry>,
     amount: i64,
     open: bool,
+    /// Where the held amount is noted while open (gateways fed by a control plane).
+    carry: Option<Arc<Carry>>,
+}
+
+/// [`reserve`], noting the held amount in `carry` until the reservation ends.
+pub fn reserve_carried(
+    user: &Arc<UserEntry>,
+    token: &Arc<TokenEntry>,
+    amount: i64,
+    carry: &Arc<Carry>,
+) -> Result<Reservation, BillingError> {
+    let mut r = reserve(user, token, amount)?;
+    carry.hold(user.id, token.id, r.amount);
+    r.carry = Some(carry.clone());
+    Ok(r)
 }
 
 /// Atomically takes `amount` from the user's wallet and the token's remaining quota
@@ -57,6 +73,7 @@ pub fn reserve(
         token: token.clone(),
         amount,
         open: true,
+        carry: None,
     })
 }
 
@@ -88,6 +105,9 @@ impl Reservation {
             self.token.remain.fetch_add(delta, Ordering::AcqRel);
         }
         self.token.used.fetch_add(actual, Ordering::AcqRel);
+        if let Some(carry) = &self.carry {
+            carry.release(self.user.id, self.token.id, self.amount);
+        }
     }
 }
 

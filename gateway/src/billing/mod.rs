@@ -1,9 +1,11 @@
 //! Billing: price lookup, the pre-consume estimate and the settlement formula of the
 //! reference (§3.2, §3.3, §3.5), in integer quota units.
 
+pub mod carry;
 mod ledger;
 
-pub use ledger::{Reservation, reserve};
+pub use carry::Carry;
+pub use ledger::{Reservation, reserve, reserve_carried};
 
 use crate::config::Pricing;
 use crate::error::BillingError;

@@ -235,7 +235,7 @@ async fn follow_once(
         let built = Snapshot::build(&next.to_snapshot());
         match built {
             Ok(snapshot) => {
-                state.config.swap(snapshot);
+                install(state, next.version, snapshot);
                 *raw = next;
                 state
                     .metrics
@@ -259,6 +259,15 @@ async fn follow_once(
             tracing::debug!(code = ?status.code(), "config ack failed");
         }
     }
+}
+
+/// Serves `snapshot` (config `version`) from now on, after taking from its balances what
+/// this gateway spent that the control plane has not reflected yet.
+pub fn install(state: &GatewayState, version: u64, snapshot: Snapshot) {
+    if let Some(carry) = &state.carry {
+        carry.apply(version, &snapshot);
+    }
+    state.config.swap(snapshot);
 }
 
 fn apply(raw: &mut RawConfig, msg: pb::WatchResponse) -> Result<(), SyncError> {

@@ -180,7 +180,10 @@ pub async fn relay(
         opts.pre_consumed_tokens,
         opts.quota_per_unit,
     );
-    let reservation = billing::reserve(&caller.user, &caller.token, pre)?;
+    let reservation = match &r.state.carry {
+        Some(carry) => billing::reserve_carried(&caller.user, &caller.token, pre, carry)?,
+        None => billing::reserve(&caller.user, &caller.token, pre)?,
+    };
     match attempts(r, session, snap, &caller, &parsed, trace).await {
         Ok(outcome) => {
             let q = billing::quota(&price, &outcome.usage, opts.quota_per_unit);

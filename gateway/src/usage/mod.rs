@@ -48,6 +48,12 @@ pub struct UsageRecord {
 /// Where usage records go. Must not block for long: it is called on the request path.
 pub trait UsageSink: Send + Sync {
     fn record(&self, record: UsageRecord);
+
+    /// The carry of charges this sink reports until the control plane reflects them (see
+    /// [`crate::billing::carry`]); `None` for sinks whose records never come back as config.
+    fn carry(&self) -> Option<std::sync::Arc<crate::billing::Carry>> {
+        None
+    }
 }
 
 /// Appends one JSON object per line to a file, from a writer thread so the request path

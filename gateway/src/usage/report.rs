@@ -16,6 +16,7 @@ use tonic::codegen::InterceptedService;
 use tonic::transport::Channel;
 
 use super::{UsageRecord, UsageSink};
+use crate::billing::Carry;
 use crate::config::watch::{Auth, Backoff};
 
 /// Most records in one batch.
@@ -132,6 +133,20 @@ impl Spool {
         Ok(Some((records, taken)))
     }
 
+    /// Every spooled record (both files), left in place.
+    pub fn peek(&self) -> Vec<UsageRecord> {
+        let _g = self.guard();
+        [self.path.with_extension("replaying"), self.path.clone()]
+            .iter()
+            .filter_map(|p| std::fs::read_to_string(p).ok())
+            .flat_map(|text| {
+                text.lines()
+                    .filter_map(|l| serde_json::from_str::<UsageRecord>(l).ok())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
     /// Number of records waiting on disk (both files).
     pub fn depth(&self) -> usize {
         let _g = self.guard();
@@ -172,10 +187,18 @@ type Client = UsageServiceClient<InterceptedService<Channel, Auth>>;
 pub struct ReportSink {
     queue: mpsc::Sender<UsageRecord>,
     spool: Arc<Spool>,
+    carry: Arc<Carry>,
 }
 
 impl UsageSink for ReportSink {
+    fn carry(&self) -> Option<Arc<Carry>> {
+        Some(self.carry.clone())
+    }
+
     fn record(&self, record: UsageRecord) {
+        let r = &record;
+        self.carry
+            .charged(&r.request_id, r.user_id, r.token_id, r.quota);
         match self.queue.try_send(record) {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(r) | mpsc::error::TrySendError::Closed(r)) => {
@@ -228,6 +251,11 @@ pub fn start(
 ) -> (ReportSink, ReportHandle) {
     let (queue, rx) = mpsc::channel(capacity.max(1));
     let spool = Arc::new(spool);
+    // Records spooled by an earlier run are spent until the control plane reflects them.
+    let carry = Arc::new(Carry::default());
+    for r in spool.peek() {
+        carry.charged(&r.request_id, r.user_id, r.token_id, r.quota);
+    }
     let (stop_tx, stop_rx) = oneshot::channel();
     let (done_tx, done_rx) = oneshot::channel();
     let client = UsageServiceClient::with_interceptor(channel, auth);
@@ -235,6 +263,7 @@ pub fn start(
         client,
         gateway_id,
         spool: spool.clone(),
+        carry: carry.clone(),
         next_batch: 1,
         stream: None,
     };
@@ -246,6 +275,7 @@ pub fn start(
         ReportSink {
             queue,
             spool: spool.clone(),
+            carry,
         },
         ReportHandle {
             stop: Some(stop_tx),
@@ -265,6 +295,7 @@ struct Reporter {
     client: Client,
     gateway_id: String,
     spool: Arc<Spool>,
+    carry: Arc<Carry>,
     next_batch: u64,
     stream: Option<Open>,
 }
@@ -376,14 +407,23 @@ impl Reporter {
             gateway_id: self.gateway_id.clone(),
             records: records.iter().cloned().map(to_wire).collect(),
         };
-        let result = self.send_on_stream(batch).await;
-        if result.is_err() {
-            self.stream = None;
+        match self.send_on_stream(batch).await {
+            Ok(ack) => {
+                let ids = records.iter().map(|r| r.request_id.as_str());
+                self.carry.acknowledged(ack.config_version, ids);
+                Ok(())
+            }
+            Err(err) => {
+                self.stream = None;
+                Err(err)
+            }
         }
-        result
     }
 
-    async fn send_on_stream(&mut self, batch: pb::ReportBatch) -> Result<(), ReportError> {
+    async fn send_on_stream(
+        &mut self,
+        batch: pb::ReportBatch,
+    ) -> Result<pb::ReportAck, ReportError> {
         if self.stream.is_none() {
             let (tx, rx) = mpsc::channel(4);
             let acks = self
@@ -402,7 +442,7 @@ impl Reporter {
         }
         loop {
             match tokio::time::timeout(ACK_TIMEOUT, open.acks.message()).await {
-                Ok(Ok(Some(ack))) if ack.batch_id == id => return Ok(()),
+                Ok(Ok(Some(ack))) if ack.batch_id == id => return Ok(ack),
                 // An ack of an earlier batch whose wait timed out: skip it.
                 Ok(Ok(Some(_))) => continue,
                 Ok(Ok(None)) | Err(_) => return Err(ReportError::NoAck(id)),

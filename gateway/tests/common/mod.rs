@@ -37,9 +37,29 @@ pub struct Gw {
 impl Gw {
     /// Starts a gateway from a snapshot given as JSON and waits until it accepts connections.
     pub async fn start(snapshot: Value) -> Gw {
-        let raw = serde_json::from_value(snapshot).expect("snapshot JSON");
         let sink = Arc::new(MemorySink::default());
-        let state = build_state(&raw, sink.clone()).expect("valid snapshot");
+        Gw::start_with_sink(snapshot, sink.clone(), sink).await
+    }
+
+    /// Like [`Gw::start`], with charges carried across config swaps as with a control plane
+    /// (records are never acknowledged: nothing is ever reflected).
+    pub async fn start_carried(snapshot: Value) -> Gw {
+        let memory = Arc::new(MemorySink::default());
+        let sink = Arc::new(CarriedSink {
+            memory: memory.clone(),
+            carry: Arc::new(gateway::billing::Carry::default()),
+        });
+        Gw::start_with_sink(snapshot, sink, memory).await
+    }
+
+    async fn start_with_sink(
+        snapshot: Value,
+        sink: Arc<dyn gateway::usage::UsageSink>,
+        memory: Arc<MemorySink>,
+    ) -> Gw {
+        let raw = serde_json::from_value(snapshot).expect("snapshot JSON");
+        let state = build_state(&raw, sink).expect("valid snapshot");
+        let sink = memory;
         let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
         let admin: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
         let opts = ServeOptions::new(addr.to_string(), Some(admin.to_string()));
@@ -55,6 +75,15 @@ impl Gw {
             sink,
             running: Some(running),
         }
+    }
+
+    /// Swaps in a new config (as the watch does on every snapshot or delta).
+    pub fn install(&self, snapshot: Value) {
+        let raw: proto::config::v1::Snapshot =
+            serde_json::from_value(snapshot).expect("snapshot JSON");
+        let built = gateway::config::Snapshot::build(&raw).expect("valid snapshot");
+        let state = &self.running.as_ref().unwrap().state;
+        gateway::config::watch::install(state, raw.version, built);
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -324,4 +353,22 @@ pub fn snapshot(channels: Vec<Value>) -> Value {
 /// A chat request body.
 pub fn chat_body(model: &str, stream: bool) -> Value {
     json!({"model": model, "stream": stream, "messages": [{"role": "user", "content": "hello there"}]})
+}
+
+/// A memory sink that carries charges as the control-plane sink does.
+pub struct CarriedSink {
+    pub memory: Arc<MemorySink>,
+    pub carry: Arc<gateway::billing::Carry>,
+}
+
+impl gateway::usage::UsageSink for CarriedSink {
+    fn record(&self, r: gateway::usage::UsageRecord) {
+        self.carry
+            .charged(&r.request_id, r.user_id, r.token_id, r.quota);
+        self.memory.record(r);
+    }
+
+    fn carry(&self) -> Option<Arc<gateway::billing::Carry>> {
+        Some(self.carry.clone())
+    }
 }

@@ -1,0 +1,241 @@
+//! Spending a new snapshot cannot know yet: quota held by requests in flight, and quota
+//! charged by usage records that the control plane has not yet reflected in its config
+//! feed. A new snapshot's balances are the control plane's figures minus these, so a config
+//! swap never hands back quota that was already spent (no overdraw across swaps).
+//!
+//! A record leaves the carry once its batch is acknowledged with a config version and a
+//! snapshot of at least that version is applied: from then on the control plane's own
+//! balances include it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, MutexGuard};
+
+use crate::config::Snapshot;
+use std::sync::atomic::Ordering;
+
+/// One charged record's amounts.
+#[derive(Debug, Clone, Copy)]
+struct Charge {
+    user: i64,
+    token: i64,
+    quota: i64,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    /// Held and charged quota not in the control plane's figures, by user and by token.
+    users: HashMap<i64, i64>,
+    tokens: HashMap<i64, i64>,
+    /// Charged records not yet reflected, by request id.
+    charged: HashMap<String, Charge>,
+    /// Acknowledged records, by the config version from which snapshots include them.
+    reflected_from: BTreeMap<u64, Vec<String>>,
+}
+
+impl Inner {
+    fn add(&mut self, user: i64, token: i64, amount: i64) {
+        for (map, id) in [(&mut self.users, user), (&mut self.tokens, token)] {
+            let sum = map.entry(id).or_default();
+            *sum += amount;
+            if *sum == 0 {
+                map.remove(&id);
+            }
+        }
+    }
+}
+
+/// The carry of one gateway (shared by the relay, the usage reporter and the config watch).
+#[derive(Debug, Default)]
+pub struct Carry {
+    inner: Mutex<Inner>,
+}
+
+impl Carry {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        match self.inner.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        }
+    }
+
+    /// A request reserved `amount` before relaying.
+    pub fn hold(&self, user: i64, token: i64, amount: i64) {
+        if amount != 0 {
+            self.lock().add(user, token, amount);
+        }
+    }
+
+    /// The reservation ended (settled or refunded).
+    pub fn release(&self, user: i64, token: i64, amount: i64) {
+        if amount != 0 {
+            self.lock().add(user, token, -amount);
+        }
+    }
+
+    /// A usage record charged `quota`; it stays carried until reflected.
+    pub fn charged(&self, request_id: &str, user: i64, token: i64, quota: i64) {
+        if quota <= 0 {
+            return;
+        }
+        let mut inner = self.lock();
+        if inner
+            .charged
+            .insert(request_id.to_owned(), Charge { user, token, quota })
+            .is_none()
+        {
+            inner.add(user, token, quota);
+        }
+    }
+
+    /// The control plane committed these records; snapshots from `version` on include them
+    /// (0: the control plane did not say, so the next snapshot is taken to include them).
+    pub fn acknowledged<'a>(&self, version: u64, request_ids: impl IntoIterator<Item = &'a str>) {
+        let mut inner = self.lock();
+        let known: Vec<String> = request_ids
+            .into_iter()
+            .filter(|id| inner.charged.contains_key(*id))
+            .map(str::to_owned)
+            .collect();
+        if !known.is_empty() {
+            inner
+                .reflected_from
+                .entry(version)
+                .or_default()
+                .extend(known);
+        }
+    }
+
+    /// Before `snapshot` (config `version`) serves: drops what it reflects, and takes what
+    /// it does not from its user and token balances.
+    pub fn apply(&self, version: u64, snapshot: &Snapshot) {
+        let mut inner = self.lock();
+        let later = inner.reflected_from.split_off(&(version + 1));
+        let reflected = std::mem::replace(&mut inner.reflected_from, later);
+        for id in reflected.into_values().flatten() {
+            if let Some(c) = inner.charged.remove(&id) {
+                inner.add(c.user, c.token, -c.quota);
+            }
+        }
+        for (id, amount) in &inner.users {
+            if let Some(user) = snapshot.users.get(id) {
+                user.quota.fetch_sub(*amount, Ordering::AcqRel);
+            }
+        }
+        if inner.tokens.is_empty() {
+            return;
+        }
+        for token in snapshot.tokens.values() {
+            if !token.unlimited
+                && let Some(amount) = inner.tokens.get(&token.id)
+            {
+                token.remain.fetch_sub(*amount, Ordering::AcqRel);
+            }
+        }
+    }
+
+    /// Quota carried for a user now (tests and metrics).
+    pub fn user_total(&self, user: i64) -> i64 {
+        self.lock().users.get(&user).copied().unwrap_or(0)
+    }
+
+    /// Charged records not yet reflected.
+    pub fn unreflected(&self) -> usize {
+        self.lock().charged.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use proto::config::v1 as pb;
+
+    fn snapshot(quota: i64, remain: i64) -> Snapshot {
+        Snapshot::build(&pb::Snapshot {
+            users: vec![pb::User {
+                id: 1,
+                quota,
+                status: 1,
+                ..Default::default()
+            }],
+            tokens: vec![pb::Token {
+                id: 7,
+                user_id: 1,
+                key_hash: "a".repeat(64),
+                remain_quota: remain,
+                status: 1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        })
+        .unwrap()
+    }
+
+    fn balances(s: &Snapshot) -> (i64, i64) {
+        (
+            s.users[&1].quota.load(Ordering::Acquire),
+            s.tokens[&"a".repeat(64)].remain.load(Ordering::Acquire),
+        )
+    }
+
+    #[test]
+    fn held_and_unreflected_charges_are_taken_from_a_new_snapshot() {
+        let carry = Carry::default();
+        carry.hold(1, 7, 50);
+        carry.charged("r1", 1, 7, 30);
+        carry.charged("r1", 1, 7, 30); // the same record twice counts once
+        let s = snapshot(1000, 500);
+        carry.apply(5, &s);
+        assert_eq!(balances(&s), (920, 420));
+        carry.release(1, 7, 50);
+        assert_eq!(carry.user_total(1), 30);
+    }
+
+    #[test]
+    fn a_charge_leaves_once_a_snapshot_of_its_version_is_applied() {
+        let carry = Carry::default();
+        carry.charged("r1", 1, 7, 30);
+        carry.charged("r2", 1, 7, 20);
+        carry.acknowledged(9, ["r1", "unknown"]);
+        let before = snapshot(1000, 500);
+        carry.apply(8, &before);
+        assert_eq!(balances(&before), (950, 450), "version 8 reflects neither");
+        let after = snapshot(970, 470);
+        carry.apply(9, &after);
+        assert_eq!(balances(&after), (950, 450), "version 9 reflects r1 only");
+        assert_eq!(carry.unreflected(), 1);
+        carry.acknowledged(0, ["r2"]);
+        let last = snapshot(950, 450);
+        carry.apply(10, &last);
+        assert_eq!(balances(&last), (950, 450));
+        assert_eq!((carry.unreflected(), carry.user_total(1)), (0, 0));
+    }
+
+    #[test]
+    fn unlimited_tokens_keep_their_figure() {
+        let carry = Carry::default();
+        carry.charged("r1", 1, 7, 30);
+        let mut raw = pb::Snapshot {
+            users: vec![pb::User {
+                id: 1,
+                quota: 100,
+                status: 1,
+                ..Default::default()
+            }],
+            tokens: vec![pb::Token {
+                id: 7,
+                user_id: 1,
+                key_hash: "a".repeat(64),
+                remain_quota: 0,
+                unlimited_quota: true,
+                status: 1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        raw.version = 1;
+        let s = Snapshot::build(&raw).unwrap();
+        carry.apply(1, &s);
+        assert_eq!(balances(&s), (70, 0));
+    }
+}
