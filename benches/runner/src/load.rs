@@ -52,7 +52,7 @@ pub fn wrk_script(req: &Req) -> String {
     let mut s = String::from("wrk.method = \"POST\"\n");
     s += &format!("wrk.body = {}\n", lua_string(&req.body));
     for (k, v) in &req.headers {
-        s += &format!("wrk.headers[{}] = {}\n", lua_string(k), lua_string(v));
+        s += &format!("wrk.headers[ {} ] = {}\n", lua_string(k), lua_string(v));
     }
     s += r#"
 function done(summary, latency, requests)
@@ -117,14 +117,11 @@ pub fn wrk(
         .output()
         .context("running wrk")?;
     let text = String::from_utf8_lossy(&out.stdout);
+    let errors = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() {
-        bail!(
-            "wrk failed: {}{}",
-            text,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        bail!("wrk failed: {text}{errors}");
     }
-    parse_wrk(&text)
+    parse_wrk(&text).with_context(|| format!("wrk: {errors}"))
 }
 
 #[derive(Deserialize)]

@@ -100,7 +100,11 @@ fn machine() -> Vec<(String, String)> {
         .unwrap_or("")
         .trim_matches('"')
         .to_owned();
-    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
+    // Counted from /proc/cpuinfo: the runner is pinned to one CPU by now.
+    let cpus = cpuinfo
+        .lines()
+        .filter(|l| l.starts_with("processor"))
+        .count();
     vec![
         (
             "CPU".into(),

@@ -452,6 +452,11 @@ pub fn start_litellm(env: &Env, mock: &str, venv: &Path) -> anyhow::Result<Targe
     cfg += "litellm_settings:\n  telemetry: false\n";
     let cfg_path = dir.join("config.yaml");
     std::fs::write(&cfg_path, cfg)?;
+    // LiteLLM refuses to start without a strong master key; clients send it as their key.
+    let mut random = [0u8; 32];
+    std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut random)?;
+    let master: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    let master = format!("sk-{master}");
     let mut child = Child::start(Spec {
         name: "litellm",
         program: &venv.join("bin/litellm"),
@@ -466,6 +471,7 @@ pub fn start_litellm(env: &Env, mock: &str, venv: &Path) -> anyhow::Result<Targe
             "1".into(),
         ],
         env: vec![
+            ("LITELLM_MASTER_KEY".into(), master.clone()),
             ("LITELLM_LOCAL_MODEL_COST_MAP".into(), "True".into()),
             ("LITELLM_LOG".into(), "ERROR".into()),
             ("LITELLM_TELEMETRY".into(), "False".into()),
@@ -484,7 +490,7 @@ pub fn start_litellm(env: &Env, mock: &str, venv: &Path) -> anyhow::Result<Targe
         mock,
         vec![child],
     );
-    t.key = "sk-anything".into();
+    t.key = master;
     wait_ok(&t.request(Workload::Chat), Duration::from_secs(60))?;
     Ok(t)
 }
