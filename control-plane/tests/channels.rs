@@ -401,8 +401,76 @@ async fn listing_search_tags_and_deletes(app: &TestApp) {
     assert_eq!(leftover, 0, "deleting channels removes their abilities");
 }
 
+async fn copy_keeps_settings_and_keys_and_starts_usage_afresh(app: &TestApp) {
+    let root = app.root().await;
+    let mut body = channel("source");
+    body["key"] = json!("sk-a\nsk-b");
+    body["priority"] = json!(7);
+    let id = create(app, &root, body).await[0];
+    sqlx::query("UPDATE channels SET used_quota = 500, balance = 12.5 WHERE id = $1")
+        .bind(id)
+        .execute(&app.db().pool)
+        .await
+        .unwrap();
+    let reply = app
+        .post(&format!("/api/channel/copy/{id}"), json!({}))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert!(reply.success(), "{}", reply.body);
+    let copy_id = reply.data()["id"].as_i64().unwrap();
+    assert_ne!(copy_id, id);
+    let copy = app
+        .get(&format!("/api/channel/{copy_id}"))
+        .signed_in(&root)
+        .send()
+        .await;
+    let c = copy.data();
+    assert_eq!(c["name"], "source_copy");
+    assert_eq!(
+        (c["priority"].clone(), c["key_count"].clone()),
+        (json!(7), json!(2))
+    );
+    assert_eq!(
+        (c["used_quota"].clone(), c["balance"].clone()),
+        (json!(0), json!(0.0))
+    );
+    assert!(
+        !copy.body.to_string().contains("sk-a"),
+        "keys are never returned"
+    );
+    assert_eq!(abilities(app, copy_id).await, abilities(app, id).await);
+
+    let kept = app
+        .post(
+            &format!("/api/channel/copy/{id}?suffix=-2&reset_balance=false"),
+            json!({}),
+        )
+        .signed_in(&root)
+        .send()
+        .await;
+    let kept_id = kept.data()["id"].as_i64().unwrap();
+    let k = app
+        .get(&format!("/api/channel/{kept_id}"))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(k.data()["name"], "source-2");
+    assert_eq!(
+        (k.data()["used_quota"].clone(), k.data()["balance"].clone()),
+        (json!(500), json!(12.5))
+    );
+
+    app.post("/api/channel/copy/999999", json!({}))
+        .signed_in(&root)
+        .send()
+        .await
+        .assert_rejected("the channel does not exist, refresh and try again");
+}
+
 on_both_backends!(
     create_validate_and_keep_keys_secret,
     updates_and_abilities,
-    listing_search_tags_and_deletes
+    listing_search_tags_and_deletes,
+    copy_keeps_settings_and_keys_and_starts_usage_afresh
 );

@@ -201,6 +201,12 @@ fn routes(target: i64) -> Vec<(Method, String, Option<Value>, Needs)> {
             Needs::Admin,
         ),
         (Method::POST, "/api/channel/fix".into(), None, Needs::Admin),
+        (
+            Method::POST,
+            "/api/channel/copy/999999".into(),
+            None,
+            Needs::Admin,
+        ),
         (Method::GET, "/api/log/self/".into(), None, Needs::User),
         (Method::GET, "/api/log/self/stat".into(), None, Needs::User),
         (Method::GET, "/api/data/self".into(), None, Needs::User),

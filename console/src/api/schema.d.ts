@@ -52,6 +52,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/channel/copy/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["copy_channel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/channel/disabled": {
         parameters: {
             query?: never;
@@ -1356,6 +1372,13 @@ export interface components {
             /** Format: int64 */
             valid_until?: number;
         };
+        CopiedChannel: {
+            /**
+             * Format: int64
+             * @description Id of the new channel.
+             */
+            id: number;
+        };
         /** @description `POST /api/channel/`: a channel, optionally wrapped with a creation mode. */
         CreateChannelRequest: components["schemas"]["ChannelInput"] & {
             channel?: components["schemas"]["ChannelInput"] | null;
@@ -1493,6 +1516,18 @@ export interface components {
                 enabled: number;
                 failed: number;
                 succeeded: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_CopiedChannel: {
+            data?: {
+                /**
+                 * Format: int64
+                 * @description Id of the new channel.
+                 */
+                id: number;
             };
             message: string;
             success: boolean;
@@ -3040,6 +3075,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_u64"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    copy_channel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                /** @description Appended to the name (default `_copy`). */
+                suffix: string | null;
+                /** @description Start balance and used quota at zero (default true). */
+                reset_balance: boolean | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the new channel's id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CopiedChannel"];
                 };
             };
             403: {

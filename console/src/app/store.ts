@@ -16,7 +16,15 @@ const rootReducer = combineReducers({
 export type RootState = ReturnType<typeof rootReducer>;
 
 /** Endpoints whose failures the screens handle themselves (no global toast). */
-const QUIET_ENDPOINTS = new Set(['getStatus', 'getSetup', 'getCheckInStatus', 'checkIn', 'updateUserSetting', 'submitSetup']);
+const QUIET_ENDPOINTS = new Set([
+  'getStatus',
+  'getSetup',
+  'getCheckInStatus',
+  'checkIn',
+  'updateUserSetting',
+  'submitSetup',
+  'copyChannel',
+]);
 
 function errorToasts() {
   const listener = createListenerMiddleware();

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod channel_copy;
 pub mod channel_ops;
 pub mod channels;
 pub mod console;
@@ -105,6 +106,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(channels::search_channels))
         .routes(routes!(channels::get_channel))
         .routes(routes!(channels::delete_channel))
+        .routes(routes!(channel_copy::copy_channel))
         .routes(routes!(channels::delete_disabled))
         .routes(routes!(channels::batch_delete))
         .routes(routes!(channels::fix_abilities))

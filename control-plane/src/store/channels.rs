@@ -284,6 +284,24 @@ pub async fn set_balance(db: &Db, id: i64, balance: f64, now: i64) -> Result<(),
     Ok(())
 }
 
+/// Sets the balance and used quota of a channel (a copy that keeps its source's figures).
+pub async fn set_usage_figures(
+    db: &Db,
+    id: i64,
+    source: &ChannelRecord,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE channels SET balance = $1, balance_updated_time = $2, used_quota = $3 WHERE id = $4",
+    )
+    .bind(source.balance)
+    .bind(source.balance_updated_time)
+    .bind(source.used_quota)
+    .bind(id)
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}
+
 /// Models of enabled channels.
 pub async fn models_enabled(db: &Db) -> Result<Vec<String>, sqlx::Error> {
     let rows = sqlx::query("SELECT DISTINCT model FROM abilities WHERE enabled = 1 ORDER BY model")

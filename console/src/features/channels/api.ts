@@ -12,6 +12,9 @@ import type {
   TestResult,
 } from './types';
 
+/** Appended to the name of a copied channel. */
+export const COPY_SUFFIX = '_copy';
+
 export interface ChannelQuery {
   keyword: string;
   model: string;
@@ -58,6 +61,10 @@ export const channelsApi = api.injectEndpoints({
     updateChannel: b.mutation<Channel, ChannelInput & { id: number }>({
       query: (body) => ({ url: 'channel/', method: 'PUT', body }),
       invalidatesTags: (_r, _e, c) => [{ type: 'Channel', id: c.id }, LIST, 'Models'],
+    }),
+    copyChannel: b.mutation<{ id: number }, number>({
+      query: (id) => ({ url: `channel/copy/${id}`, method: 'POST', params: { suffix: COPY_SUFFIX, reset_balance: true } }),
+      invalidatesTags: [LIST, 'Models'],
     }),
     deleteChannel: b.mutation<unknown, number>({
       query: (id) => ({ url: `channel/${id}/`, method: 'DELETE' }),
@@ -131,6 +138,7 @@ export const {
   useGetChannelQuery,
   useCreateChannelMutation,
   useUpdateChannelMutation,
+  useCopyChannelMutation,
   useDeleteChannelMutation,
   useDeleteDisabledChannelsMutation,
   useBatchDeleteChannelsMutation,

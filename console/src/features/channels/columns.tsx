@@ -19,6 +19,7 @@ export interface ColumnHandlers {
   onToggle: (c: Channel) => void;
   onEdit: (c: Channel) => void;
   onDelete: (c: Channel) => void;
+  onCopy: (c: Channel) => void;
   onUpdateBalance: (c: Channel) => void;
   onPriority: (c: Channel, n: number) => Promise<boolean>;
   onWeight: (c: Channel, n: number) => Promise<boolean>;
@@ -53,6 +54,11 @@ function ChannelActions({ intl, c, h }: { intl: IntlShape; c: Channel; h: Column
       <Button size="small" onClick={() => h.onEdit(c)} data-testid={`channel-edit-${c.id}`}>
         {intl.formatMessage(common.edit)}
       </Button>
+      <Popconfirm title={intl.formatMessage(am.copyConfirm, { name: c.name })} onConfirm={() => h.onCopy(c)}>
+        <Button size="small" data-testid={`channel-copy-${c.id}`}>
+          {intl.formatMessage(am.copy)}
+        </Button>
+      </Popconfirm>
       <Popconfirm
         title={intl.formatMessage(am.deleteConfirm, { name: c.name })}
         onConfirm={() => h.onDelete(c)}

@@ -86,6 +86,18 @@ export const actions = defineMessages({
   delete: { id: 'channels.actions.delete', defaultMessage: 'Delete', description: 'Delete a channel' },
   deleteConfirm: { id: 'channels.actions.deleteConfirm', defaultMessage: 'Delete channel {name}?', description: 'Confirm' },
   deleted: { id: 'channels.actions.deleted', defaultMessage: 'Channel deleted', description: 'Delete toast' },
+  copy: { id: 'channels.actions.copy', defaultMessage: 'Copy', description: 'Copy a channel' },
+  copyConfirm: {
+    id: 'channels.actions.copyConfirm',
+    defaultMessage: 'Copy channel {name} with its keys and settings?',
+    description: 'Confirm before copying a channel',
+  },
+  copied: { id: 'channels.actions.copied', defaultMessage: 'Channel copied as {name}', description: 'Copy toast' },
+  copyFailed: {
+    id: 'channels.actions.copyFailed',
+    defaultMessage: 'Channel copy failed: {message}',
+    description: 'Copy failure toast (spec 2 §8)',
+  },
   testOk: {
     id: 'channels.actions.testOk',
     defaultMessage: 'Channel {name} works with {model}: {seconds} s',

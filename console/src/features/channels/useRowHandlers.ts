@@ -2,10 +2,13 @@
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
+import { isApiError } from '../../shared/apiError';
 import { toast } from '../../shared/feedback';
 import { common } from '../../shared/messages';
 import { succeeded } from '../../shared/succeeded';
 import {
+  COPY_SUFFIX,
+  useCopyChannelMutation,
   useDeleteChannelMutation,
   useEditTagMutation,
   useSetTagStatusMutation,
@@ -46,6 +49,7 @@ export function useRowHandlers(dialogs: {
   const [test] = useTestChannelMutation();
   const [update] = useUpdateChannelMutation();
   const [remove] = useDeleteChannelMutation();
+  const [copy] = useCopyChannelMutation();
   const [balance] = useUpdateChannelBalanceMutation();
   const [setTagStatus] = useSetTagStatusMutation();
   const [editTag] = useEditTagMutation();
@@ -76,6 +80,14 @@ export function useRowHandlers(dialogs: {
     onEdit: (c) => navigate(`/channel/edit/${c.id}`),
     onDelete: async (c) => {
       if (await succeeded(remove(c.id))) toast.success(intl.formatMessage(am.deleted));
+    },
+    onCopy: async (c) => {
+      try {
+        await copy(c.id).unwrap();
+        toast.success(intl.formatMessage(am.copied, { name: `${c.name}${COPY_SUFFIX}` }));
+      } catch (e) {
+        toast.error(intl.formatMessage(am.copyFailed, { message: isApiError(e) ? e.message : '' }));
+      }
     },
     onUpdateBalance: async (c) => {
       markBalancing(c.id, true);
