@@ -127,10 +127,15 @@ pub fn check_rate_limit(period: i64, count: i64, success: i64) -> Result<(), Msg
     Ok(())
 }
 
-/// Names for a batch: the first token keeps `name`, the others get `name-xxxxxx`.
+/// Names for a batch: the first token keeps `name`, the others get `name-xxxxxx`; every
+/// name, suffix included, stays within [`NAME_MAX`] (so each can be saved again as is).
 pub fn batch_names(name: &str, count: i64) -> Result<Vec<String>, Msg> {
     if !(1..=BATCH_MAX).contains(&count) {
         return Err(Msg::BatchCountInvalid { max: BATCH_MAX });
+    }
+    let room = NAME_MAX - BATCH_SUFFIX_LEN - 1;
+    if count > 1 && name.chars().count() > room {
+        return Err(Msg::TokenNameTooLong { max: room });
     }
     Ok((0..count)
         .map(|i| {
@@ -203,6 +208,16 @@ mod tests {
         assert!(names[1].starts_with("ci-") && names[1].len() == 9);
         assert_ne!(names[1], names[2]);
         assert!(batch_names("ci", 0).is_err());
+        let longest = "n".repeat(NAME_MAX - BATCH_SUFFIX_LEN - 1);
+        assert!(
+            batch_names(&longest, 2)
+                .is_ok_and(|names| names.iter().all(|n| n.chars().count() <= NAME_MAX))
+        );
+        assert_eq!(
+            batch_names(&format!("{longest}x"), 2),
+            Err(Msg::TokenNameTooLong { max: 43 })
+        );
+        assert!(batch_names(&"n".repeat(NAME_MAX), 1).is_ok());
         assert!(batch_names("ci", 101).is_err());
     }
 }
