@@ -1,18 +1,25 @@
 /** Shell: language switch, SPA fallback served by the control plane, sidebar collapse. */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { login, setLanguage } from './helpers';
+
+/** Picks a language from the hover menu, retrying while the menu is still animating. */
+async function pickLanguage(page: Page, lang: 'en' | 'zh-CN') {
+  await expect(async () => {
+    await page.mouse.move(0, 0);
+    await page.getByTestId('language-menu').hover();
+    await page.getByTestId(`lang-${lang}`).click({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
 
 test('language switch changes the UI to Chinese and back', async ({ page }) => {
   await setLanguage(page, 'en');
   await login(page);
   await page.goto('/user');
   await expect(page.getByText('Manage users', { exact: true })).toBeVisible();
-  await page.getByTestId('language-menu').hover();
-  await page.getByTestId('lang-zh-CN').click();
+  await pickLanguage(page, 'zh-CN');
   await expect(page.getByText('管理用户', { exact: true })).toBeVisible();
   await expect(page.getByTestId('sidebar-menu')).toContainText('用户管理');
-  await page.getByTestId('language-menu').hover();
-  await page.getByTestId('lang-en').click();
+  await pickLanguage(page, 'en');
   await expect(page.getByText('Manage users', { exact: true })).toBeVisible();
 });
 
