@@ -4,9 +4,7 @@ import { Button, Card, Flex, Space, Switch, Table, Typography } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useIntl } from 'react-intl';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { PAGE_SIZE_OPTIONS } from '../../shared/constants';
-import { common } from '../../shared/messages';
-import { usePageSize } from '../../shared/usePageSize';
+import { usePaging } from '../../shared/usePaging';
 import { useQuotaDisplay } from '../status/useStatus';
 import { isSearch, useListChannelsQuery } from './api';
 import { BatchTagDialog } from './BatchTagDialog';
@@ -32,11 +30,10 @@ export function ChannelsPage() {
   const { pathname } = useLocation();
   const { id } = useParams();
   const display = useQuotaDisplay();
-  const [pageSize, setPageSize] = usePageSize();
+  const { page, setPage, pageSize, pagination } = usePaging();
   const [idSort, setIdSort] = useIdSort();
   const [tagMode, setTagMode] = useTagMode();
   const [visible, setVisible] = useColumnVisibility();
-  const [page, setPage] = useState(1);
   const [filter, setFilter] = useState<ChannelFilter>(EMPTY_FILTER);
   const [selectedKeys, setSelectedKeys] = useState<Key[]>([]);
   const [columnsOpen, setColumnsOpen] = useState(false);
@@ -122,21 +119,8 @@ export function ChannelsPage() {
         dataSource={rows}
         rowSelection={{ selectedRowKeys: selectedKeys, onChange: setSelectedKeys, checkStrictly: false }}
         data-testid="channels-table"
-        pagination={{
-          current: page,
-          pageSize,
-          // A search answers every match at once: the table pages it locally.
-          total: searching ? rows.length : (data?.total ?? 0),
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-          showTotal: (total) => intl.formatMessage(common.total, { total }),
-          onChange: (p, size) => {
-            if (size !== pageSize) {
-              setPageSize(size);
-              setPage(1);
-            } else setPage(p);
-          },
-        }}
+        // A search answers every match at once: the table pages it locally.
+        pagination={pagination(searching ? rows.length : (data?.total ?? 0))}
       />
       <ChannelDrawer mode={drawerMode} id={id ? Number(id) : undefined} onClose={() => navigate('/channel')} />
       <ColumnSettingsDialog open={columnsOpen} value={visible} onSave={setVisible} onClose={() => setColumnsOpen(false)} />

@@ -4,12 +4,11 @@ import { Button, Card, Flex, Input, Popconfirm, Table } from 'antd';
 import { useMemo, useState, type HTMLAttributes } from 'react';
 import { useIntl } from 'react-intl';
 import { copyWithFallback } from '../../shared/clipboard';
-import { PAGE_SIZE_OPTIONS } from '../../shared/constants';
 import { toast } from '../../shared/feedback';
 import { common } from '../../shared/messages';
 import { reportProblem } from '../../shared/problem';
 import { succeeded } from '../../shared/succeeded';
-import { usePageSize } from '../../shared/usePageSize';
+import { usePaging } from '../../shared/usePaging';
 import { useQuotaDisplay } from '../status/useStatus';
 import {
   useBatchDisableRedemptionsMutation,
@@ -33,8 +32,7 @@ const GREYED_ROW = { opacity: 0.45 };
 export function RedemptionsPage() {
   const intl = useIntl();
   const display = useQuotaDisplay();
-  const [pageSize, setPageSize] = usePageSize();
-  const [page, setPage] = useState(1);
+  const { page, setPage, pageSize, pagination } = usePaging();
   const [draft, setDraft] = useState('');
   const [keyword, setKeyword] = useState('');
   const [selected, setSelected] = useState<number[]>([]);
@@ -137,20 +135,7 @@ export function RedemptionsPage() {
           onChange: (keys) => setSelected(keys.map(Number)),
           preserveSelectedRowKeys: true,
         }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-          showTotal: (total) => intl.formatMessage(common.total, { total }),
-          onChange: (p, size) => {
-            if (size !== pageSize) {
-              setPageSize(size);
-              setPage(1);
-            } else setPage(p);
-          },
-        }}
+        pagination={pagination(data?.total ?? 0)}
       />
       <RedemptionDrawer
         open={drawer.open}

@@ -4,12 +4,11 @@ import { Alert, Button, Card, Flex, Input, Table } from 'antd';
 import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { copyWithFallback } from '../../shared/clipboard';
-import { PAGE_SIZE_OPTIONS } from '../../shared/constants';
 import { toast } from '../../shared/feedback';
 import { common } from '../../shared/messages';
 import { reportProblem } from '../../shared/problem';
 import { succeeded } from '../../shared/succeeded';
-import { usePageSize } from '../../shared/usePageSize';
+import { usePaging } from '../../shared/usePaging';
 import { useQuotaDisplay } from '../status/useStatus';
 import { useDeleteTokenMutation, useListTokensQuery, useSetTokenStatusMutation } from './api';
 import { tokenColumns } from './columns';
@@ -23,8 +22,7 @@ type DrawerState = { open: false } | { open: true; token: Token | undefined };
 export function TokensPage() {
   const intl = useIntl();
   const display = useQuotaDisplay();
-  const [pageSize, setPageSize] = usePageSize();
-  const [page, setPage] = useState(1);
+  const { page, setPage, pageSize, pagination } = usePaging();
   const [draft, setDraft] = useState('');
   const [keyword, setKeyword] = useState('');
   const [selected, setSelected] = useState<Token[]>([]);
@@ -106,20 +104,7 @@ export function TokensPage() {
           onChange: (_keys, rows) => setSelected(rows),
           preserveSelectedRowKeys: true,
         }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-          showTotal: (total) => intl.formatMessage(common.total, { total }),
-          onChange: (p, size) => {
-            if (size !== pageSize) {
-              setPageSize(size);
-              setPage(1);
-            } else setPage(p);
-          },
-        }}
+        pagination={pagination(data?.total ?? 0)}
       />
       <TokenDrawer open={drawer.open} token={drawer.open ? drawer.token : undefined} onClose={() => setDrawer({ open: false })} />
     </Card>

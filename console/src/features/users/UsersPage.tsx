@@ -4,10 +4,10 @@ import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate, useParams, useLocation } from 'react-router';
 import type { User } from '../../api/types';
-import { PAGE_SIZE_OPTIONS, type UserAction } from '../../shared/constants';
+import type { UserAction } from '../../shared/constants';
 import { toast } from '../../shared/feedback';
 import { common } from '../../shared/messages';
-import { usePageSize } from '../../shared/usePageSize';
+import { usePaging } from '../../shared/usePaging';
 import { useQuotaDisplay } from '../status/useStatus';
 import { AddUserDrawer } from './AddUserDrawer';
 import { useGetGroupsQuery, useListUsersQuery, useManageUserMutation } from './api';
@@ -23,8 +23,7 @@ export function UsersPage() {
   const { pathname } = useLocation();
   const { id } = useParams();
   const display = useQuotaDisplay();
-  const [pageSize, setPageSize] = usePageSize();
-  const [page, setPage] = useState(1);
+  const { page, setPage, pageSize, pagination } = usePaging();
   const [draft, setDraft] = useState({ keyword: '', group: '' });
   const [filter, setFilter] = useState(draft);
   const { data, isFetching } = useListUsersQuery({ ...filter, p: page, pageSize });
@@ -85,20 +84,7 @@ export function UsersPage() {
         loading={isFetching}
         columns={columns}
         dataSource={data?.items ?? []}
-        pagination={{
-          current: page,
-          pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-          showTotal: (total) => intl.formatMessage(common.total, { total }),
-          onChange: (p, size) => {
-            if (size !== pageSize) {
-              setPageSize(size);
-              setPage(1);
-            } else setPage(p);
-          },
-        }}
+        pagination={pagination(data?.total ?? 0)}
       />
       <AddUserDrawer open={pathname === '/user/edit'} onClose={() => navigate('/user')} />
       <EditUserDrawer id={id ? Number(id) : undefined} onClose={() => navigate('/user')} />

@@ -1,11 +1,8 @@
 /** The user's own online top-up orders (GET /api/user/topup/self). */
 import { Card, Table, Tag } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { PAGE_SIZE_OPTIONS } from '../../shared/constants';
-import { common } from '../../shared/messages';
-import { usePageSize } from '../../shared/usePageSize';
+import { usePaging } from '../../shared/usePaging';
 import { useListOwnTopUpsQuery } from './api';
 import { TOPUP_TIME_FORMAT } from './constants';
 import { records as m } from './messages';
@@ -16,8 +13,7 @@ const time = (t: number) => (t ? dayjs.unix(t).format(TOPUP_TIME_FORMAT) : '-');
 
 export function TopUpRecords() {
   const intl = useIntl();
-  const [pageSize, setPageSize] = usePageSize();
-  const [page, setPage] = useState(1);
+  const { page, pageSize, pagination } = usePaging();
   const { data, isFetching } = useListOwnTopUpsQuery({ p: page, pageSize });
   return (
     <Card title={intl.formatMessage(m.title)}>
@@ -45,20 +41,7 @@ export function TopUpRecords() {
           { title: intl.formatMessage(m.created), dataIndex: 'create_time', render: time },
           { title: intl.formatMessage(m.completed), dataIndex: 'complete_time', render: time },
         ]}
-        pagination={{
-          current: page,
-          pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-          showTotal: (total) => intl.formatMessage(common.total, { total }),
-          onChange: (p, size) => {
-            if (size !== pageSize) {
-              setPageSize(size);
-              setPage(1);
-            } else setPage(p);
-          },
-        }}
+        pagination={pagination(data?.total ?? 0)}
       />
     </Card>
   );
