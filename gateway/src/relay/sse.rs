@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
+use futures_util::FutureExt;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use pingora::proxy::Session;
@@ -19,6 +20,37 @@ use adapters::stream::{FirstEventFault, StreamRelay, error_event};
 
 fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Feeds the frames the upstream connection can hand over without reading the socket into
+/// `relay`, appending what to forward to `out`, so they reach the client in one write (one
+/// chunk, one send) instead of one write per SSE event. hyper passes body frames one at a
+/// time from its connection task, so after an empty poll the task yields once to let that
+/// task decode what it already holds; nothing waits for bytes that have not arrived.
+/// `Some` when the body ended: cleanly (`None`) or with an error.
+async fn drain_ready(
+    body: &mut Incoming,
+    relay: &mut StreamRelay,
+    out: &mut BytesMut,
+) -> Option<Option<UpstreamError>> {
+    let mut yielded = false;
+    loop {
+        match body.frame().now_or_never() {
+            None if yielded => return None,
+            None => {
+                tokio::task::yield_now().await;
+                yielded = true;
+            }
+            Some(None) => return Some(None),
+            Some(Some(Err(e))) => return Some(Some(UpstreamError::Broken(e.to_string()))),
+            Some(Some(Ok(f))) => {
+                yielded = false;
+                if let Ok(data) = f.into_data() {
+                    out.extend_from_slice(&relay.feed(&data).unwrap_or_default());
+                }
+            }
+        }
+    }
 }
 
 /// Relays one stream; errors returned here happened before any byte reached the client.
@@ -114,17 +146,20 @@ pub async fn relay_stream(
                 Ok(Some(Err(e))) => break Some(UpstreamError::Broken(e.to_string())),
                 Ok(Some(Ok(f))) => f,
             };
-            let Ok(data) = frame.into_data() else {
-                continue;
-            };
-            let out = relay.feed(&data).unwrap_or_default();
-            if out.is_empty() {
-                continue;
+            let mut out = BytesMut::new();
+            if let Ok(data) = frame.into_data() {
+                out.extend_from_slice(&relay.feed(&data).unwrap_or_default());
             }
-            if let Err(e) = session.write_response_body(Some(out), false).await {
+            let end = drain_ready(&mut body, &mut relay, &mut out).await;
+            if !out.is_empty()
+                && let Err(e) = session.write_response_body(Some(out.freeze()), false).await
+            {
                 // Dropping `body` on return closes the upstream connection.
                 gone(trace, e);
                 return Ok(outcome(&relay));
+            }
+            if let Some(end) = end {
+                break end;
             }
         }
     };
