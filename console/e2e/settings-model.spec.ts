@@ -69,6 +69,8 @@ test('model tab: ping interval follows its switch; Gemini, Claude and global pan
     await page.getByTestId('save-global').click();
     await expect(page.getByText('Settings saved')).toBeVisible();
     expect(saved.splice(0)).toEqual(['general_setting.ping_interval_enabled', 'general_setting.ping_interval_seconds']);
+    // The next save's toast must be its own, not this one still on screen.
+    await expect(page.getByText('Settings saved')).toHaveCount(0);
 
     // A JSON setting must parse; the example button fills a valid one.
     const maxTokens = page.getByTestId('option-claude.default_max_tokens');

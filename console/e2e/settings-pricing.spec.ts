@@ -87,10 +87,11 @@ async function pricingOf(page: Page, model: string) {
   return body.data.find((m) => m.model_name === model);
 }
 
-/** Saves the visual editor and waits for the confirmation. */
+/** Saves the visual editor and waits for the confirmation (and for it to go, so the next save's is its own). */
 async function saveEditor(page: Page) {
   await page.getByTestId('ratio-save').click();
   await expect(page.getByText('Settings saved')).toBeVisible();
+  await expect(page.getByText('Settings saved')).toHaveCount(0);
 }
 
 test('a ratio changed in the visual editor reaches /api/pricing and the charge of a real chat call', async ({ page }) => {
