@@ -148,33 +148,16 @@ impl Carry {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use proto::config::v1 as pb;
+    use crate::billing::test_support::{one_user, token_hash};
 
     fn snapshot(quota: i64, remain: i64) -> Snapshot {
-        Snapshot::build(&pb::Snapshot {
-            users: vec![pb::User {
-                id: 1,
-                quota,
-                status: 1,
-                ..Default::default()
-            }],
-            tokens: vec![pb::Token {
-                id: 7,
-                user_id: 1,
-                key_hash: "a".repeat(64),
-                remain_quota: remain,
-                status: 1,
-                ..Default::default()
-            }],
-            ..Default::default()
-        })
-        .unwrap()
+        one_user(quota, remain, false)
     }
 
     fn balances(s: &Snapshot) -> (i64, i64) {
         (
             s.users[&1].quota.load(Ordering::Acquire),
-            s.tokens[&"a".repeat(64)].remain.load(Ordering::Acquire),
+            s.tokens[&token_hash()].remain.load(Ordering::Acquire),
         )
     }
 
@@ -215,26 +198,7 @@ mod tests {
     fn unlimited_tokens_keep_their_figure() {
         let carry = Carry::default();
         carry.charged("r1", 1, 7, 30);
-        let mut raw = pb::Snapshot {
-            users: vec![pb::User {
-                id: 1,
-                quota: 100,
-                status: 1,
-                ..Default::default()
-            }],
-            tokens: vec![pb::Token {
-                id: 7,
-                user_id: 1,
-                key_hash: "a".repeat(64),
-                remain_quota: 0,
-                unlimited_quota: true,
-                status: 1,
-                ..Default::default()
-            }],
-            ..Default::default()
-        };
-        raw.version = 1;
-        let s = Snapshot::build(&raw).unwrap();
+        let s = one_user(100, 0, true);
         carry.apply(1, &s);
         assert_eq!(balances(&s), (70, 0));
     }

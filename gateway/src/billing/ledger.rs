@@ -122,28 +122,11 @@ impl Drop for Reservation {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use proto::config::v1 as pb;
+    use crate::billing::test_support::{one_user, token_hash};
 
     fn entries(quota: i64, remain: i64) -> (Arc<UserEntry>, Arc<TokenEntry>) {
-        let raw = pb::Snapshot {
-            users: vec![pb::User {
-                id: 1,
-                quota,
-                status: 1,
-                ..Default::default()
-            }],
-            tokens: vec![pb::Token {
-                id: 1,
-                user_id: 1,
-                key_hash: "a".repeat(64),
-                remain_quota: remain,
-                status: 1,
-                ..Default::default()
-            }],
-            ..Default::default()
-        };
-        let s = crate::config::Snapshot::build(&raw).unwrap();
-        (s.users[&1].clone(), s.tokens[&"a".repeat(64)].clone())
+        let s = one_user(quota, remain, false);
+        (s.users[&1].clone(), s.tokens[&token_hash()].clone())
     }
 
     #[test]

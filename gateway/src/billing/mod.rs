@@ -3,6 +3,8 @@
 
 pub mod carry;
 mod ledger;
+#[cfg(test)]
+mod test_support;
 
 pub use carry::Carry;
 pub use ledger::{Reservation, reserve, reserve_carried};

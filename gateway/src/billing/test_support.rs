@@ -1,0 +1,36 @@
+//! Snapshots for the billing unit tests: user 1 with one token (id 7) of theirs.
+
+#![allow(clippy::unwrap_used)]
+
+use proto::config::v1 as pb;
+
+use crate::config::Snapshot;
+
+/// Key hash of the one token.
+pub fn token_hash() -> String {
+    "a".repeat(64)
+}
+
+/// User 1 with `quota`, and token 7 with `remain` (or unlimited).
+pub fn one_user(quota: i64, remain: i64, unlimited: bool) -> Snapshot {
+    Snapshot::build(&pb::Snapshot {
+        version: 1,
+        users: vec![pb::User {
+            id: 1,
+            quota,
+            status: 1,
+            ..Default::default()
+        }],
+        tokens: vec![pb::Token {
+            id: 7,
+            user_id: 1,
+            key_hash: token_hash(),
+            remain_quota: remain,
+            unlimited_quota: unlimited,
+            status: 1,
+            ..Default::default()
+        }],
+        ..Default::default()
+    })
+    .unwrap()
+}
