@@ -7,6 +7,7 @@ pub mod domain;
 pub mod error;
 pub mod i18n;
 pub mod jobs;
+pub mod metrics;
 pub mod outbound;
 pub mod settings;
 pub mod state;
@@ -14,7 +15,9 @@ pub mod store;
 pub mod sync;
 
 use axum::Router;
+use axum::extract::State;
 use axum::middleware;
+use axum::routing::get;
 use tower_http::trace::TraceLayer;
 
 use crate::state::AppState;
@@ -34,5 +37,16 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(middleware::from_fn(error::localize_errors))
         .layer(TraceLayer::new_for_http())
+        .with_state(state.clone())
+        .merge(metrics_router(state))
+}
+
+/// `GET /metrics`: Prometheus text format (outside the setup gate; no secrets in it).
+fn metrics_router(state: AppState) -> Router {
+    Router::new()
+        .route(
+            "/metrics",
+            get(|State(state): State<AppState>| async move { state.metrics().render() }),
+        )
         .with_state(state)
 }

@@ -2,12 +2,14 @@
 //! document.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use control_plane::settings::Settings;
 use control_plane::state::AppState;
 use control_plane::store::{self, Db};
+use control_plane::sync::tls::{self, GrpcPeer, TlsListener};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -69,9 +71,20 @@ async fn open(settings: &Settings) -> anyhow::Result<Db> {
 }
 
 async fn serve(settings: Settings) -> anyhow::Result<()> {
+    if settings.grpc_tls_cert.is_some() && settings.grpc_listen.is_none() {
+        anyhow::bail!("--grpc-tls-cert needs --grpc-listen: TLS is served on the gRPC listener");
+    }
     let db = open(&settings).await?;
     let listen = settings.listen;
+    let grpc = grpc_listener(&settings).await?;
+    let shutdown_timeout = Duration::from_secs(settings.shutdown_timeout);
     let state = AppState::new(db.clone(), settings).await?;
+    if let Some(path) = state.gateway_credentials().generated_token_file() {
+        tracing::info!(
+            path = %path.display(),
+            "generated the gateway sync token: give this file to gateways (--sync-token-file)"
+        );
+    }
     if !state.is_initialized().await? {
         tracing::warn!(
             setup_token = state.setup_token(),
@@ -84,13 +97,92 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("binding {listen}"))?;
     tracing::info!(address = %listener.local_addr()?, "control plane listening");
-    axum::serve(
+    let rest_app = match grpc {
+        Some(_) => control_plane::app(state.clone()),
+        None => control_plane::app_with_grpc(state.clone()),
+    };
+    let rest = axum::serve(
         listener,
-        control_plane::app_with_grpc(state).into_make_service_with_connect_info::<SocketAddr>(),
+        rest_app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown_signal())
-    .await?;
+    .with_graceful_shutdown(state.shutting_down());
+    let grpc = async {
+        match grpc {
+            Some(listener) => listener.serve(state.clone()).await,
+            None => Ok(()),
+        }
+    };
+    let servers =
+        async { tokio::try_join!(async { rest.await.map_err(anyhow::Error::from) }, grpc) };
+    let stop = async {
+        shutdown_signal().await;
+        state.begin_shutdown();
+        tokio::time::sleep(shutdown_timeout).await;
+    };
+    tokio::select! {
+        done = servers => { done?; }
+        () = stop => {
+            tracing::warn!(
+                timeout_s = shutdown_timeout.as_secs(),
+                "shutdown timeout: exiting with connections still open"
+            );
+        }
+    }
+    tracing::info!("control plane stopped");
     Ok(())
+}
+
+/// The gateways' own gRPC listener (`--grpc-listen`), plain or TLS.
+enum GrpcListener {
+    Plain(tokio::net::TcpListener),
+    Tls(TlsListener),
+}
+
+async fn grpc_listener(settings: &Settings) -> anyhow::Result<Option<GrpcListener>> {
+    let Some(addr) = settings.grpc_listen else {
+        return Ok(None);
+    };
+    let tcp = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("binding {addr}"))?;
+    let local = tcp.local_addr()?;
+    let listener = match (&settings.grpc_tls_cert, &settings.grpc_tls_key) {
+        (Some(cert), Some(key)) => {
+            let config = tls::server_config(cert, key, settings.grpc_client_ca.as_deref())
+                .context("gRPC TLS")?;
+            tracing::info!(
+                address = %local,
+                mtls = settings.grpc_client_ca.is_some(),
+                "gateway gRPC listening (TLS)"
+            );
+            GrpcListener::Tls(TlsListener::new(tcp, config)?)
+        }
+        _ => {
+            tracing::info!(address = %local, "gateway gRPC listening (plaintext)");
+            GrpcListener::Plain(tcp)
+        }
+    };
+    Ok(Some(listener))
+}
+
+impl GrpcListener {
+    async fn serve(self, state: AppState) -> anyhow::Result<()> {
+        let app = control_plane::sync::grpc_router(state.clone());
+        let stopping = state.shutting_down();
+        match self {
+            GrpcListener::Plain(l) => {
+                axum::serve(l, app.into_make_service_with_connect_info::<GrpcPeer>())
+                    .with_graceful_shutdown(stopping)
+                    .await?
+            }
+            GrpcListener::Tls(l) => {
+                axum::serve(l, app.into_make_service_with_connect_info::<GrpcPeer>())
+                    .with_graceful_shutdown(stopping)
+                    .await?
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Deletes expired sessions every hour.

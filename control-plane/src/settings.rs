@@ -9,7 +9,8 @@ use clap::Args;
 /// How the server runs: where it listens, which database it owns, how sessions behave.
 #[derive(Debug, Clone, Args)]
 pub struct Settings {
-    /// Address for the REST API, the console and (later) gRPC.
+    /// Address for the REST API, the console and (unless `--grpc-listen` is set) the gateways'
+    /// gRPC services.
     #[arg(long, env = "LISTEN", default_value = "127.0.0.1:3000")]
     pub listen: SocketAddr,
 
@@ -51,6 +52,34 @@ pub struct Settings {
     /// Largest number of database connections.
     #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 16)]
     pub database_max_connections: u32,
+
+    /// Secret gateways present (`authorization: Bearer …`) on the gRPC services. When unset and
+    /// no client CA is configured, one is generated into `<data-dir>/gateway-sync-token` (hand
+    /// that file to the gateways with `--sync-token-file`). Every replica needs the same value.
+    #[arg(long, env = "GATEWAY_SYNC_TOKEN", hide_env_values = true)]
+    pub gateway_sync_token: Option<String>,
+
+    /// Serve the gateways' gRPC services on this address only (not on `--listen`). Needed for
+    /// TLS between the planes.
+    #[arg(long, env = "GRPC_LISTEN")]
+    pub grpc_listen: Option<SocketAddr>,
+
+    /// PEM certificate chain of the gRPC listener (TLS; needs `--grpc-listen`).
+    #[arg(long, env = "GRPC_TLS_CERT", requires = "grpc_tls_key")]
+    pub grpc_tls_cert: Option<PathBuf>,
+
+    /// PEM private key of the gRPC listener.
+    #[arg(long, env = "GRPC_TLS_KEY", requires = "grpc_tls_cert")]
+    pub grpc_tls_key: Option<PathBuf>,
+
+    /// PEM CA certificates that sign gateways' client certificates (mTLS): with it, a gateway
+    /// must present a certificate it signed, which is then the gateway's credential.
+    #[arg(long, env = "GRPC_CLIENT_CA", requires = "grpc_tls_cert")]
+    pub grpc_client_ca: Option<PathBuf>,
+
+    /// Seconds a SIGTERM waits for gateways' streams and in-flight batches before exiting.
+    #[arg(long, env = "SHUTDOWN_TIMEOUT", default_value_t = 10)]
+    pub shutdown_timeout: u64,
 }
 
 impl Settings {
@@ -72,6 +101,12 @@ impl Settings {
             encryption_key: Some("test-encryption-key".into()),
             turnstile_verify_url: "http://127.0.0.1:9/unreachable".into(),
             database_max_connections: 8,
+            gateway_sync_token: Some("test-sync-token".into()),
+            grpc_listen: None,
+            grpc_tls_cert: None,
+            grpc_tls_key: None,
+            grpc_client_ca: None,
+            shutdown_timeout: 10,
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::domain::options::Options;
 use crate::domain::secrets;
 use crate::settings::Settings;
 use crate::store::{self, Db};
+use crate::sync::credentials::{CredentialsError, GatewayCredentials};
 
 /// Cheap to clone; every handler gets one.
 #[derive(Clone)]
@@ -23,6 +24,10 @@ struct Inner {
     setup_token: String,
     initialized: AtomicBool,
     start_time: i64,
+    gateway_credentials: GatewayCredentials,
+    metrics: crate::metrics::Metrics,
+    /// Set to true once the process is stopping: gateway streams end.
+    shutdown: tokio::sync::watch::Sender<bool>,
 }
 
 impl AppState {
@@ -34,8 +39,12 @@ impl AppState {
             .clone()
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| secrets::random_alphanumeric(32));
+        let gateway_credentials = GatewayCredentials::resolve(&settings)?;
         Ok(AppState {
             inner: Arc::new(Inner {
+                gateway_credentials,
+                metrics: crate::metrics::Metrics::new()?,
+                shutdown: tokio::sync::watch::Sender::new(false),
                 cipher: load_cipher(&settings)?,
                 db,
                 http: http_client()?,
@@ -68,6 +77,33 @@ impl AppState {
     /// The one-time token that lets a non-loopback client run setup.
     pub fn setup_token(&self) -> &str {
         &self.inner.setup_token
+    }
+
+    /// What gateways must present on the gRPC services.
+    pub fn gateway_credentials(&self) -> &GatewayCredentials {
+        &self.inner.gateway_credentials
+    }
+
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.inner.metrics
+    }
+
+    /// Starts stopping: gateways' Watch and Report streams end (they reconnect elsewhere).
+    pub fn begin_shutdown(&self) {
+        self.inner.shutdown.send_replace(true);
+    }
+
+    /// Resolves once [`AppState::begin_shutdown`] was called.
+    pub fn shutting_down(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut rx = self.inner.shutdown.subscribe();
+        async move {
+            let _ = rx.wait_for(|stopping| *stopping).await;
+        }
+    }
+
+    /// Whether the process is stopping.
+    pub fn is_shutting_down(&self) -> bool {
+        *self.inner.shutdown.borrow()
     }
 
     pub fn start_time(&self) -> i64 {
@@ -106,6 +142,10 @@ pub enum StateError {
     Db(#[from] sqlx::Error),
     #[error("building the HTTP client: {0}")]
     Http(#[from] reqwest::Error),
+    #[error(transparent)]
+    GatewayCredentials(#[from] CredentialsError),
+    #[error("metrics: {0}")]
+    Metrics(#[from] prometheus::Error),
     #[error("encryption key file {path}: {source}")]
     KeyFile {
         path: String,
@@ -146,8 +186,8 @@ fn load_cipher(settings: &Settings) -> Result<Cipher, StateError> {
     }
 }
 
-/// Writes a file readable by its owner only.
-fn write_private(path: &std::path::Path, contents: &str) -> std::io::Result<()> {
+/// Writes a new file readable by its owner only.
+pub(crate) fn write_private(path: &std::path::Path, contents: &str) -> std::io::Result<()> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);

@@ -14,30 +14,15 @@ use serde_json::json;
 use tokio_stream::StreamExt;
 use tonic::Streaming;
 
-async fn serve(app: &TestApp) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let router = control_plane::app_with_grpc(app.state.clone());
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
-    });
-    addr
-}
-
 async fn watch(addr: SocketAddr, have: u64) -> Streaming<WatchResponse> {
     let mut client = ConfigServiceClient::connect(format!("http://{addr}"))
         .await
         .unwrap();
     client
-        .watch(WatchRequest {
+        .watch(common::authed(WatchRequest {
             have_version: have,
             gateway_id: "gw-1".into(),
-        })
+        }))
         .await
         .unwrap()
         .into_inner()
@@ -80,7 +65,7 @@ async fn snapshot_then_deltas(app: &TestApp) {
         .await;
     assert!(channel_reply.success(), "{}", channel_reply.body);
     let channel_id = channel_reply.data()[0].as_i64().unwrap();
-    let addr = serve(app).await;
+    let addr = common::serve_with_grpc(app).await;
 
     let mut stream = watch(addr, 0).await;
     let first = next(&mut stream).await;
@@ -193,10 +178,10 @@ async fn snapshot_then_deltas(app: &TestApp) {
         .await
         .unwrap();
     client
-        .ack(AckRequest {
+        .ack(common::authed(AckRequest {
             gateway_id: "gw-1".into(),
             applied_version: delta.version,
-        })
+        }))
         .await
         .unwrap();
     let rows = control_plane::store::config_changes::gateways(app.db())
@@ -247,7 +232,8 @@ async fn snapshot_then_deltas(app: &TestApp) {
 async fn usage_ingest_moves_balances_in_the_feed(app: &TestApp) {
     let root = app.root().await;
     let user = app.user(&root, "spender").await;
-    let addr = serve(app).await;
+    let token_id = app.token_of(&user, "spend").await;
+    let addr = common::serve_with_grpc(app).await;
     let mut stream = watch(addr, 0).await;
     assert!(next(&mut stream).await.snapshot.is_some());
     let row = control_plane::store::usage::UsageRow {
@@ -256,12 +242,13 @@ async fn usage_ingest_moves_balances_in_the_feed(app: &TestApp) {
         kind: 2,
         user_id: user.user_id,
         username: "spender".into(),
+        token_id,
         quota: 77,
         ..Default::default()
     };
     let mut second = row.clone();
     second.request_id = "r2".into();
-    control_plane::store::usage::ingest(app.db(), &[row, second])
+    control_plane::store::usage::ingest(app.db(), "gw-test", &[row, second])
         .await
         .unwrap();
     let delta = delta_until(&mut stream, |d| {
@@ -277,37 +264,243 @@ async fn usage_ingest_moves_balances_in_the_feed(app: &TestApp) {
     assert_eq!(updates[0].quota, -154);
 }
 
-/// Without a sync token, only loopback peers may call the gRPC services (they carry keys).
-async fn remote_peers_are_refused(app: &TestApp) {
+/// Only the sync token opens the gRPC services: a loopback peer without it is refused like any
+/// other, a wrong token is refused, and the right one works from anywhere.
+async fn only_the_sync_token_opens_the_grpc_services(app: &TestApp) {
     use tower::ServiceExt;
-    let call = |peer: &str| {
+    let call = |peer: &str, authorization: Option<&str>| {
         let mut req = axum::http::Request::post("/config.v1.ConfigService/Ack")
-            .header("content-type", "application/grpc")
-            .body(axum::body::Body::empty())
-            .unwrap();
+            .header("content-type", "application/grpc");
+        if let Some(a) = authorization {
+            req = req.header("authorization", a);
+        }
+        let mut req = req.body(axum::body::Body::empty()).unwrap();
         req.extensions_mut().insert(axum::extract::ConnectInfo(
             peer.parse::<SocketAddr>().unwrap(),
         ));
         control_plane::app_with_grpc(app.state.clone()).oneshot(req)
     };
-    let remote = call(common::REMOTE).await.unwrap();
-    assert_eq!(
-        remote.headers().get("grpc-status").unwrap(),
-        "16",
-        "unauthenticated"
-    );
-    let local = call(common::LOOPBACK).await.unwrap();
-    assert_ne!(
-        local
-            .headers()
+    let status = |r: &axum::http::Response<axum::body::Body>| {
+        r.headers()
             .get("grpc-status")
-            .map(|v| v.as_bytes().to_vec()),
-        Some(b"16".to_vec())
+            .map(|v| v.to_str().unwrap().to_string())
+    };
+    let unauthenticated = Some("16".to_string());
+    for (peer, auth) in [
+        (common::LOOPBACK, None),
+        (common::LOOPBACK, Some("Bearer wrong-token")),
+        (common::LOOPBACK, Some(common::SYNC_TOKEN)),
+        (common::REMOTE, None),
+    ] {
+        let reply = call(peer, auth).await.unwrap();
+        assert_eq!(status(&reply), unauthenticated, "{peer} {auth:?}");
+    }
+    let good = format!("Bearer {}", common::SYNC_TOKEN);
+    let reply = call(common::REMOTE, Some(&good)).await.unwrap();
+    assert_ne!(status(&reply), unauthenticated);
+    let metrics = app.state.metrics().render();
+    assert!(
+        metrics.contains("control_plane_gateway_refused_total{reason=\"missing_token\"} 3"),
+        "{metrics}"
     );
 }
 
+/// Gateways get the keys of the channels they may use only: a disabled channel is sent
+/// without its key, and gets it back when enabled again.
+async fn disabled_channels_carry_no_key(app: &TestApp) {
+    let root = app.root().await;
+    let addr = common::serve_with_grpc(app).await;
+    let created = app
+        .post(
+            "/api/channel/",
+            json!({"type": 1, "name": "off", "key": "sk-secret-off", "models": "gpt-4o", "group": "default"}),
+        )
+        .signed_in(&root)
+        .send()
+        .await;
+    assert!(created.success(), "{}", created.body);
+    let listed = app
+        .get("/api/channel/?p=1&page_size=10")
+        .signed_in(&root)
+        .send()
+        .await;
+    let id = listed.data()["items"][0]["id"].as_i64().unwrap();
+    let set_status = |status: i64| {
+        app.put("/api/channel/", json!({"id": id, "status": status}))
+            .signed_in(&root)
+            .send()
+    };
+    assert!(set_status(2).await.success());
+    let mut stream = watch(addr, 0).await;
+    let snap = next(&mut stream).await.snapshot.unwrap();
+    let ch = snap.channels.iter().find(|c| c.id == id).unwrap();
+    assert_eq!(ch.status, 2);
+    assert!(ch.key.is_empty() && ch.keys.is_empty(), "{ch:?}");
+    assert!(set_status(1).await.success());
+    let delta = delta_until(&mut stream, |d| {
+        d.upsert_channels
+            .iter()
+            .any(|c| c.id == id && c.status == 1)
+    })
+    .await;
+    let ch = delta.upsert_channels.iter().find(|c| c.id == id).unwrap();
+    assert_eq!(ch.keys, vec!["sk-secret-off".to_string()]);
+    // Disabled automatically (by a failing test or request).
+    sqlx::query("UPDATE channels SET status = 3 WHERE id = $1")
+        .bind(id)
+        .execute(&app.db().pool)
+        .await
+        .unwrap();
+    let delta = delta_until(&mut stream, |d| {
+        d.upsert_channels
+            .iter()
+            .any(|c| c.id == id && c.status == 3)
+    })
+    .await;
+    let ch = delta.upsert_channels.iter().find(|c| c.id == id).unwrap();
+    assert!(ch.key.is_empty() && ch.keys.is_empty(), "{ch:?}");
+}
+
+/// A gateway's view of the users' balances, kept by following the feed like a gateway does
+/// (reconnecting from the version it has after any error).
+async fn follow_balances(
+    addr: SocketAddr,
+    view: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<i64, i64>>>,
+) {
+    let mut have = 0;
+    loop {
+        let Ok(mut client) = ConfigServiceClient::connect(format!("http://{addr}")).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let Ok(reply) = client
+            .watch(common::authed(WatchRequest {
+                have_version: have,
+                gateway_id: "follower".into(),
+            }))
+            .await
+        else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let mut stream = reply.into_inner();
+        while let Some(Ok(msg)) = stream.next().await {
+            let mut v = view.lock().unwrap();
+            if let Some(snap) = msg.snapshot {
+                v.clear();
+                v.extend(snap.users.iter().map(|u| (u.id, u.quota)));
+                have = snap.version;
+            }
+            if let Some(d) = msg.delta {
+                assert!(
+                    d.from_version <= have,
+                    "a delta from {} after {have}",
+                    d.from_version
+                );
+                v.extend(d.upsert_users.iter().map(|u| (u.id, u.quota)));
+                have = d.version;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Writers whose versions commit out of order (a transaction that drew a version sleeps while
+/// later ones commit), rolled-back versions and, on PostgreSQL, every connection of the
+/// database killed mid-way (the LISTEN connection included, as in a database restart): every
+/// follower ends with the database's final balances.
+async fn concurrent_writers_and_lost_connections_converge(app: &TestApp) {
+    let root = app.root().await;
+    let mut users = Vec::new();
+    for i in 0..6 {
+        users.push(app.user(&root, &format!("conv{i}")).await.user_id);
+    }
+    let addr = common::serve_with_grpc(app).await;
+    let views: Vec<_> = (0..3)
+        .map(|_| std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashMap::new())))
+        .collect();
+    let followers: Vec<_> = views
+        .iter()
+        .map(|v| tokio::spawn(follow_balances(addr, v.clone())))
+        .collect();
+    let writers: Vec<_> = (0..4u64)
+        .map(|w| {
+            let (db, users) = (app.db().clone(), users.clone());
+            tokio::spawn(async move {
+                for i in 0..25u64 {
+                    let user = users[((w * 7 + i * 3) % users.len() as u64) as usize];
+                    let attempt = async {
+                        let mut tx = db.pool.begin().await?;
+                        sqlx::query("UPDATE users SET quota = quota + $1 WHERE id = $2")
+                            .bind(i64::try_from(w * 1000 + i + 1).unwrap())
+                            .bind(user)
+                            .execute(&mut *tx)
+                            .await?;
+                        // Hold the drawn version open while other writers commit later ones.
+                        tokio::time::sleep(Duration::from_millis((w * 13 + i * 29) % 120)).await;
+                        if i % 9 == 4 {
+                            tx.rollback().await
+                        } else {
+                            tx.commit().await
+                        }
+                    };
+                    // Connections killed mid-way fail some writes; that is what they do.
+                    let _ = attempt.await;
+                }
+            })
+        })
+        .collect();
+    if app.backend == common::Backend::Postgres {
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let killed: Vec<(bool,)> = sqlx::query_as(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .fetch_all(&app.db().pool)
+        .await
+        .unwrap();
+        assert!(
+            killed.len() >= 2,
+            "the LISTEN connection and the pool's were killed"
+        );
+    }
+    for w in writers {
+        w.await.unwrap();
+    }
+    let truth = || async {
+        let rows: Vec<(i64, i64)> = sqlx::query_as("SELECT id, quota FROM users")
+            .fetch_all(&app.db().pool)
+            .await
+            .unwrap();
+        rows.into_iter()
+            .collect::<std::collections::HashMap<_, _>>()
+    };
+    let start = std::time::Instant::now();
+    loop {
+        let want = truth().await;
+        let converged = views.iter().all(|v| *v.lock().unwrap() == want);
+        if converged {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "followers did not converge: want {want:?}, have {:?}",
+            views
+                .iter()
+                .map(|v| v.lock().unwrap().clone())
+                .collect::<Vec<_>>()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for f in followers {
+        f.abort();
+    }
+}
+
 on_both_backends!(
+    concurrent_writers_and_lost_connections_converge,
     snapshot_then_deltas,
     usage_ingest_moves_balances_in_the_feed,
-    remote_peers_are_refused
+    only_the_sync_token_opens_the_grpc_services,
+    disabled_channels_carry_no_key
 );

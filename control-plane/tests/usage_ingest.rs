@@ -12,22 +12,6 @@ use proto::usage::v1::{ReportAck, ReportBatch, UsageRecord};
 use serde_json::json;
 use tokio_stream::StreamExt;
 
-/// Serves the app (REST and gRPC) on a loopback port and returns its address.
-async fn serve(app: &TestApp) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let router = control_plane::app_with_grpc(app.state.clone());
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
-    });
-    addr
-}
-
 /// Sends `batches` on one Report stream and collects the acks.
 async fn report(addr: SocketAddr, batches: Vec<ReportBatch>) -> Vec<ReportAck> {
     let mut client = UsageServiceClient::connect(format!("http://{addr}"))
@@ -35,7 +19,7 @@ async fn report(addr: SocketAddr, batches: Vec<ReportBatch>) -> Vec<ReportAck> {
         .unwrap();
     let n = batches.len();
     let mut acks = client
-        .report(tokio_stream::iter(batches))
+        .report(common::authed(tokio_stream::iter(batches)))
         .await
         .unwrap()
         .into_inner();
@@ -112,7 +96,7 @@ async fn same_batch_twice_charges_once(app: &TestApp) {
         .await;
     assert!(created.success(), "{}", created.body);
     let token_id = created.data()[0]["id"].as_i64().unwrap();
-    let addr = serve(app).await;
+    let addr = common::serve_with_grpc(app).await;
 
     let batch = ReportBatch {
         batch_id: 1,
@@ -120,7 +104,7 @@ async fn same_batch_twice_charges_once(app: &TestApp) {
         records: vec![
             record("req-a", user.user_id, token_id, 300, 2),
             record("req-b", user.user_id, token_id, 700, 2),
-            record("req-c", user.user_id, token_id, 0, 5),
+            record("req-c", user.user_id, token_id, 0, 6),
         ],
     };
     let mut again = batch.clone();
@@ -195,7 +179,7 @@ async fn unlimited_token_keeps_its_remaining_quota(app: &TestApp) {
         400,
         2,
     ))];
-    let outcome = control_plane::store::usage::ingest(app.db(), &rows)
+    let outcome = control_plane::store::usage::ingest(app.db(), "gw-test", &rows)
         .await
         .unwrap();
     assert_eq!((outcome.inserted, outcome.duplicates), (1, 0));
@@ -220,8 +204,10 @@ async fn concurrent_batches_all_commit(app: &TestApp) {
     let root = app.root().await;
     let a = app.user(&root, "alpha").await;
     let b = app.user(&root, "beta").await;
+    let (ta, tb) = (app.token_of(&a, "ta").await, app.token_of(&b, "tb").await);
     let row = |id: String, user: i64, model: &str| {
-        let mut r = control_plane::sync::usage::to_row(record(&id, user, 0, 10, 2));
+        let token = if user == a.user_id { ta } else { tb };
+        let mut r = control_plane::sync::usage::to_row(record(&id, user, token, 10, 2));
         r.model_name = model.into();
         r
     };
@@ -246,8 +232,8 @@ async fn concurrent_batches_all_commit(app: &TestApp) {
             })
             .collect();
         let (x, y) = tokio::join!(
-            control_plane::store::usage::ingest(app.db(), &forward),
-            control_plane::store::usage::ingest(app.db(), &backward)
+            control_plane::store::usage::ingest(app.db(), "gw-test", &forward),
+            control_plane::store::usage::ingest(app.db(), "gw-test", &backward)
         );
         assert_eq!(x.unwrap().inserted, 6);
         assert_eq!(y.unwrap().inserted, 6);
@@ -262,7 +248,131 @@ async fn concurrent_batches_all_commit(app: &TestApp) {
     assert_eq!(used, 10 * 12 * 10);
 }
 
+/// The attack of the trust-boundary issue and its neighbours: a negative quota (which would
+/// credit), another user's token, a NUL in a text field (PostgreSQL refuses it in `text`), an
+/// empty request id and an unknown type, in one batch with valid records. The valid ones are
+/// charged, the others are acknowledged as rejected, kept with their reason for admins, and
+/// counted; the next batch on the same stream goes through.
+async fn bad_records_are_set_aside_and_the_rest_commits(app: &TestApp) {
+    let root = app.root().await;
+    let payer = app.user(&root, "payer").await;
+    let victim = app.user(&root, "victim").await;
+    let token = app.token_of(&payer, "mine").await;
+    let foreign = app.token_of(&victim, "theirs").await;
+    let addr = common::serve_with_grpc(app).await;
+    let mut nul = record("bad-nul", payer.user_id, token, 10, 2);
+    nul.model_name = "gpt\u{0}4o".into();
+    let batch = ReportBatch {
+        batch_id: 1,
+        gateway_id: "gw-evil".into(),
+        records: vec![
+            record("ok-1", payer.user_id, token, 300, 2),
+            record("bad-negative", payer.user_id, token, -500_000_000, 2),
+            record("bad-foreign", payer.user_id, foreign, 100, 2),
+            nul,
+            record("", payer.user_id, token, 100, 2),
+            record("bad-type", payer.user_id, token, 100, 1),
+            record("bad-user", 999_999, token, 100, 2),
+            record("ok-2", payer.user_id, token, 200, 2),
+        ],
+    };
+    let next = ReportBatch {
+        batch_id: 2,
+        gateway_id: "gw-evil".into(),
+        records: vec![record("ok-3", payer.user_id, token, 50, 2)],
+    };
+    let acks = report(addr, vec![batch, next]).await;
+    assert_eq!((acks[0].inserted, acks[0].duplicates), (2, 0));
+    let mut codes: Vec<(String, String)> = acks[0]
+        .rejected
+        .iter()
+        .map(|r| (r.request_id.clone(), r.code.clone()))
+        .collect();
+    codes.sort();
+    let want = [
+        ("", "bad_request_id"),
+        ("bad-foreign", "foreign_token"),
+        ("bad-negative", "bad_amount"),
+        ("bad-nul", "bad_string"),
+        ("bad-type", "bad_type"),
+        ("bad-user", "unknown_user"),
+    ];
+    assert_eq!(
+        codes,
+        want.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(acks[1].inserted, 1, "the stream goes on");
+
+    let quota_of = |id: i64| async move {
+        let (q, used): (i64, i64) =
+            sqlx::query_as("SELECT quota, used_quota FROM users WHERE id = $1")
+                .bind(id)
+                .fetch_one(&app.db().pool)
+                .await
+                .unwrap();
+        (q, used)
+    };
+    assert_eq!(
+        quota_of(payer.user_id).await,
+        (-550, 550),
+        "only valid records are charged"
+    );
+    assert_eq!(quota_of(victim.user_id).await, (0, 0));
+    let (logs,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM logs WHERE request_id LIKE 'bad%'")
+        .fetch_one(&app.db().pool)
+        .await
+        .unwrap();
+    assert_eq!(logs, 0);
+
+    // Admins list them with the reasons; users may not.
+    let listed = app
+        .get("/api/usage/rejected?p=1&page_size=20")
+        .signed_in(&root)
+        .send()
+        .await;
+    assert!(listed.success(), "{}", listed.body);
+    assert_eq!(listed.data()["total"], json!(6));
+    let negative = listed.data()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["request_id"] == json!("bad-negative"))
+        .unwrap()
+        .clone();
+    assert_eq!(negative["quota"], json!(-500_000_000));
+    assert_eq!(negative["gateway_id"], json!("gw-evil"));
+    assert!(
+        negative["reason"]
+            .as_str()
+            .unwrap()
+            .contains("quota -500000000")
+    );
+    let nul_row = listed.data()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["request_id"] == json!("bad-nul"))
+        .unwrap()
+        .clone();
+    assert!(!nul_row["record"].as_str().unwrap().contains('\u{0}'));
+    let denied = app
+        .get("/api/usage/rejected")
+        .signed_in(&payer)
+        .send()
+        .await;
+    assert!(!denied.success());
+    let metrics = app.state.metrics().render();
+    assert!(
+        metrics.contains("control_plane_usage_rejected_total{reason=\"bad_amount\"} 1"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("control_plane_usage_records_total{outcome=\"rejected\"} 6"));
+}
+
 on_both_backends!(
+    bad_records_are_set_aside_and_the_rest_commits,
     same_batch_twice_charges_once,
     unlimited_token_keeps_its_remaining_quota,
     concurrent_batches_all_commit

@@ -21,6 +21,7 @@ pub mod setup;
 pub mod status;
 pub mod tokens;
 pub mod topup;
+pub mod usage_rejections;
 pub mod users;
 pub mod verification;
 pub mod views;
@@ -138,6 +139,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(verification::send_reset_link))
         .routes(routes!(verification::reset_password))
         .routes(routes!(gateways::list_gateways))
+        .routes(routes!(usage_rejections::list_rejections))
 }
 
 /// The OpenAPI document of the API.

@@ -12,4 +12,5 @@ pub mod redemption;
 pub mod roles;
 pub mod secrets;
 pub mod tokens;
+pub mod usage;
 pub mod verification;

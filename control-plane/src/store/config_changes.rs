@@ -33,16 +33,36 @@ pub async fn min_version(db: &Db) -> Result<i64, sqlx::Error> {
     Ok(v.unwrap_or(0))
 }
 
-/// Changes with a version above `after`, oldest first, at most `limit`.
-pub async fn since(db: &Db, after: i64, limit: i64) -> Result<Vec<Change>, sqlx::Error> {
+/// Changes with a version above `after` and at most `upto`, oldest first, at most `limit`.
+pub async fn between(
+    db: &Db,
+    after: i64,
+    upto: i64,
+    limit: i64,
+) -> Result<Vec<Change>, sqlx::Error> {
     sqlx::query_as::<_, Change>(
         "SELECT version, entity, entity_id FROM config_changes WHERE version > $1 \
-         ORDER BY version LIMIT $2",
+         AND version <= $2 ORDER BY version LIMIT $3",
     )
     .bind(after)
+    .bind(upto)
     .bind(limit)
     .fetch_all(&db.pool)
     .await
+}
+
+/// PostgreSQL: the transactions that recorded a config change and have not ended yet. The
+/// trigger takes a shared transaction-level advisory lock (keys 52717, 1) before it draws a
+/// version, so a version drawn by a writer still open is always covered by this list.
+pub async fn open_writers(db: &Db) -> Result<Vec<String>, sqlx::Error> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT virtualtransaction::text FROM pg_locks WHERE locktype = 'advisory' \
+         AND classid = 52717 AND objid = 1 AND objsubid = 2 \
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    )
+    .fetch_all(&db.pool)
+    .await?;
+    Ok(rows.into_iter().map(|(v,)| v).collect())
 }
 
 /// Deletes changes recorded before `before` (epoch seconds), always keeping the newest one so

@@ -1,10 +1,14 @@
 //! Usage ingest: one transaction per batch of gateway usage records writes the log rows
-//! (idempotent by request id), user/token/channel balances and the hourly roll-up.
+//! (idempotent by request id), user/token/channel balances and the hourly roll-up. Records
+//! that break the rules of [`crate::domain::usage`], or name a user or token that does not
+//! match, are kept aside with their reason; the rest of the batch commits.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::Db;
+use super::dynamic::DynQuery;
 use super::logs::LogType;
+use crate::domain::usage::{self as rules, RecordView, Rejection};
 
 /// One request's usage as a gateway reported it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -30,13 +34,56 @@ pub struct UsageRow {
     pub ip: String,
 }
 
+impl UsageRow {
+    fn view(&self) -> RecordView<'_> {
+        RecordView {
+            request_id: &self.request_id,
+            kind: self.kind,
+            created_at: self.created_at,
+            user_id: self.user_id,
+            token_id: self.token_id,
+            channel_id: self.channel_id,
+            quota: self.quota,
+            prompt_tokens: self.prompt_tokens,
+            completion_tokens: self.completion_tokens,
+            use_time: self.use_time,
+            texts: [
+                ("username", &self.username, rules::MAX_NAME),
+                ("token_name", &self.token_name, rules::MAX_NAME),
+                ("group", &self.group, rules::MAX_NAME),
+                ("model_name", &self.model_name, rules::MAX_NAME),
+                ("ip", &self.ip, rules::MAX_NAME),
+                ("content", &self.content, rules::MAX_TEXT),
+                ("other", &self.other, rules::MAX_TEXT),
+                ("request_id", &self.request_id, rules::MAX_REQUEST_ID),
+            ],
+        }
+    }
+
+    /// The record as text for the rejection table (storable, at most 4 KiB).
+    fn describe(&self) -> String {
+        rules::storable(&format!("{self:?}"), 4096)
+    }
+}
+
+/// A record refused by ingest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RejectedRow {
+    pub request_id: String,
+    /// Stable code (metric label).
+    pub code: &'static str,
+    pub message: String,
+}
+
 /// What one batch did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IngestOutcome {
     /// Rows inserted (and charged, when they are consume rows).
     pub inserted: u32,
     /// Rows whose request id was already stored: neither inserted nor charged.
     pub duplicates: u32,
+    /// Rows refused: kept in `usage_rejections`, neither logged nor charged.
+    pub rejected: Vec<RejectedRow>,
 }
 
 /// Sums charged to one user, token or channel within a batch.
@@ -59,14 +106,48 @@ struct HourSum {
 /// delivering the same batch twice charges once. Balances and hourly roll-ups are updated once
 /// per user, token, channel and (user, model, hour), in key order, so concurrent batches lock
 /// rows in the same order and cannot deadlock each other.
-pub async fn ingest(db: &Db, rows: &[UsageRow]) -> Result<IngestOutcome, sqlx::Error> {
+pub async fn ingest(
+    db: &Db,
+    gateway_id: &str,
+    rows: &[UsageRow],
+) -> Result<IngestOutcome, sqlx::Error> {
+    // Read before the transaction: on SQLite a transaction that reads first and writes later
+    // cannot wait for another writer. (A token's owner never changes.)
+    let verdicts = judge(db, rows).await?;
     let mut tx = db.pool.begin().await?;
     let mut outcome = IngestOutcome::default();
+    let mut accepted = Vec::with_capacity(rows.len());
+    for (row, verdict) in rows.iter().zip(verdicts) {
+        match verdict {
+            Ok(()) => accepted.push(row),
+            Err(rejection) => {
+                sqlx::query(
+                    "INSERT INTO usage_rejections (created_at, gateway_id, request_id, user_id, \
+                     token_id, quota, reason, record) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                )
+                .bind(super::now())
+                .bind(rules::storable(gateway_id, rules::MAX_NAME))
+                .bind(rules::storable(&row.request_id, rules::MAX_REQUEST_ID))
+                .bind(row.user_id)
+                .bind(row.token_id)
+                .bind(row.quota)
+                .bind(rules::storable(&rejection.message, 1024))
+                .bind(row.describe())
+                .execute(&mut *tx)
+                .await?;
+                outcome.rejected.push(RejectedRow {
+                    request_id: rules::storable(&row.request_id, rules::MAX_REQUEST_ID),
+                    code: rejection.code,
+                    message: rejection.message,
+                });
+            }
+        }
+    }
     let mut users: BTreeMap<i64, Charge> = BTreeMap::new();
     let mut tokens: BTreeMap<i64, Charge> = BTreeMap::new();
     let mut channels: BTreeMap<i64, Charge> = BTreeMap::new();
     let mut hours: BTreeMap<(i64, &str, i64), HourSum> = BTreeMap::new();
-    for row in rows {
+    for row in accepted {
         let request_id = Some(row.request_id.as_str()).filter(|r| !r.is_empty());
         let inserted = sqlx::query(
             "INSERT INTO logs (user_id, created_at, type, content, username, token_name, model_name, \
@@ -172,4 +253,105 @@ pub async fn ingest(db: &Db, rows: &[UsageRow]) -> Result<IngestOutcome, sqlx::E
     }
     tx.commit().await?;
     Ok(outcome)
+}
+
+/// The verdict on each row: its shape, then whether its user exists and its token belongs to
+/// that user (deleted ones count: a request made before the deletion is still charged).
+async fn judge(db: &Db, rows: &[UsageRow]) -> Result<Vec<Result<(), Rejection>>, sqlx::Error> {
+    let now = super::now();
+    let mut verdicts: Vec<Result<(), Rejection>> =
+        rows.iter().map(|r| rules::check(&r.view(), now)).collect();
+    let named = |pick: fn(&UsageRow) -> i64| -> Vec<i64> {
+        rows.iter()
+            .zip(&verdicts)
+            .filter(|(_, v)| v.is_ok())
+            .map(|(r, _)| pick(r))
+            .filter(|id| *id > 0)
+            .collect::<BTreeSet<i64>>()
+            .into_iter()
+            .collect()
+    };
+    let (user_ids, token_ids) = (named(|r| r.user_id), named(|r| r.token_id));
+    let users: BTreeSet<i64> = ids_in(db, "SELECT id, id FROM users", &user_ids)
+        .await?
+        .into_keys()
+        .collect();
+    let owners = ids_in(db, "SELECT id, user_id FROM tokens", &token_ids).await?;
+    for (row, verdict) in rows.iter().zip(verdicts.iter_mut()) {
+        if verdict.is_err() || row.user_id == 0 {
+            continue;
+        }
+        if !users.contains(&row.user_id) {
+            *verdict = Err(Rejection::new(
+                "unknown_user",
+                format!("user {} does not exist", row.user_id),
+            ));
+        } else if owners.get(&row.token_id) != Some(&row.user_id) {
+            *verdict = Err(Rejection::new(
+                "foreign_token",
+                format!(
+                    "token {} does not belong to user {}",
+                    row.token_id, row.user_id
+                ),
+            ));
+        }
+    }
+    Ok(verdicts)
+}
+
+/// `select` (two integer columns, the first one `id`) for the rows among `ids`, as a map.
+async fn ids_in(
+    db: &Db,
+    select: &'static str,
+    ids: &[i64],
+) -> Result<HashMap<i64, i64>, sqlx::Error> {
+    let mut out = HashMap::new();
+    for chunk in ids.chunks(500) {
+        let mut q = DynQuery::new(select);
+        q.push(" WHERE id IN (");
+        for (i, id) in chunk.iter().enumerate() {
+            if i > 0 {
+                q.push(", ");
+            }
+            q.bind_int(*id);
+        }
+        q.push(")");
+        let rows: Vec<(i64, i64)> = q.build_as().fetch_all(&db.pool).await?;
+        out.extend(rows);
+    }
+    Ok(out)
+}
+
+/// A usage record ingest refused.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RejectionRecord {
+    pub id: i64,
+    pub created_at: i64,
+    pub gateway_id: String,
+    pub request_id: String,
+    pub user_id: i64,
+    pub token_id: i64,
+    pub quota: i64,
+    pub reason: String,
+    pub record: String,
+}
+
+/// Refused records, newest first, and how many there are.
+pub async fn rejections(
+    db: &Db,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<RejectionRecord>, i64), sqlx::Error> {
+    let items = sqlx::query_as::<_, RejectionRecord>(
+        "SELECT id, created_at, gateway_id, request_id, user_id, token_id, quota, reason, record \
+         FROM usage_rejections ORDER BY id DESC LIMIT $1 OFFSET $2",
+    )
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(&db.pool)
+    .await?;
+    let (total,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM usage_rejections")
+        .fetch_one(&db.pool)
+        .await?;
+    Ok((items, total))
 }

@@ -1,7 +1,6 @@
 //! `config.v1.ConfigService`: streams a full snapshot, then deltas read from the
 //! `config_changes` outbox, to each gateway; records the versions gateways applied.
 
-use std::collections::BTreeMap;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -16,65 +15,140 @@ use super::snapshot::{self, SyncError};
 use crate::state::AppState;
 use crate::store::{self, DbKind, config_changes};
 
-/// How often the newest version is read when no notification arrives (SQLite always polls:
-/// there is a single writer process and the read is one index lookup).
+/// How often the stable version is recomputed when no notification arrives (SQLite always
+/// polls: there is a single writer process and the read is one index lookup).
 const POLL: Duration = Duration::from_millis(100);
+/// While a version waits for writers that were still open, it is looked at this often.
+const PENDING_POLL: Duration = Duration::from_millis(20);
 /// Fallback poll on PostgreSQL, where LISTEN/NOTIFY wakes the feed.
 const PG_POLL: Duration = Duration::from_secs(1);
 /// At most this many changes go into one delta.
 const BATCH: i64 = 2000;
-/// A version skipped by a stream (its transaction was still open) is looked for this long.
-const GAP_WAIT: Duration = Duration::from_secs(10);
 /// Changes older than this are pruned; gateways further behind get a full snapshot.
 const KEEP_CHANGES_SECONDS: i64 = 3600;
 
-/// The newest config version, read by one background task and shared by every stream.
+/// The stable config version: every change at or below it is committed (or rolled back for
+/// good), so streams never skip one by reading past a transaction still open. One background
+/// task computes it for every stream of this replica.
 pub struct Feed {
     latest: watch::Sender<i64>,
 }
 
 impl Feed {
-    /// Starts the background reader of the newest version.
+    /// Starts the background reader of the stable version (-1 until it was first read).
     pub fn start(state: AppState) -> Arc<Feed> {
-        let (latest, _) = watch::channel(0);
+        let (latest, _) = watch::channel(-1);
         let feed = Arc::new(Feed { latest });
         tokio::spawn(follow(state, Arc::downgrade(&feed)));
         feed
     }
 
-    /// The newest version seen.
+    /// The newest stable version.
     pub fn latest(&self) -> i64 {
         *self.latest.borrow()
     }
+
+    fn publish(&self, v: i64) {
+        self.latest.send_if_modified(|cur| {
+            let newer = v > *cur;
+            if newer {
+                *cur = v;
+            }
+            newer
+        });
+    }
 }
 
-/// Publishes the newest version until the feed is dropped; prunes old changes hourly.
-async fn follow(state: AppState, feed: std::sync::Weak<Feed>) {
-    let mut listener = None;
-    if state.db().kind == DbKind::Postgres
-        && let Some(url) = state.settings().database_url.clone()
-    {
-        match sqlx::postgres::PgListener::connect(&url).await {
+/// Versions read while some config writers were still open: each becomes stable once all of
+/// those writers have ended (PostgreSQL; see [`config_changes::open_writers`]).
+#[derive(Default)]
+struct Pending(Vec<(i64, Vec<String>)>);
+
+impl Pending {
+    /// Records `max` read before `writers` (the writers open then), and returns the newest
+    /// version whose writers are all gone now.
+    fn settle(&mut self, max: i64, writers: Vec<String>) -> Option<i64> {
+        if self.0.last().is_none_or(|(v, _)| *v < max) {
+            self.0.push((max, writers.clone()));
+        }
+        let open: std::collections::HashSet<&String> = writers.iter().collect();
+        let done = self
+            .0
+            .iter()
+            .rposition(|(_, w)| !w.iter().any(|x| open.contains(x)))?;
+        let stable = self.0[done].0;
+        self.0.drain(..=done);
+        Some(stable)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A LISTEN connection on PostgreSQL, reopened when it breaks (a database restart).
+struct Listener {
+    url: Option<String>,
+    conn: Option<sqlx::postgres::PgListener>,
+    retry_at: Instant,
+}
+
+impl Listener {
+    fn new(state: &AppState) -> Listener {
+        let url = match state.db().kind {
+            DbKind::Postgres => state.settings().database_url.clone(),
+            DbKind::Sqlite => None,
+        };
+        Listener {
+            url,
+            conn: None,
+            retry_at: Instant::now(),
+        }
+    }
+
+    async fn ensure(&mut self) {
+        let Some(url) = &self.url else { return };
+        if self.conn.is_some() || Instant::now() < self.retry_at {
+            return;
+        }
+        self.retry_at = Instant::now() + PG_POLL;
+        match sqlx::postgres::PgListener::connect(url).await {
             Ok(mut l) => match l.listen("config_changes").await {
-                Ok(()) => listener = Some(l),
+                Ok(()) => {
+                    tracing::info!("listening for config changes");
+                    self.conn = Some(l);
+                }
                 Err(err) => tracing::warn!(error = %err, "LISTEN config_changes failed; polling"),
             },
             Err(err) => tracing::warn!(error = %err, "no LISTEN connection; polling"),
         }
     }
+
+    /// Waits for a notification or `wait`, whichever comes first.
+    async fn wait(&mut self, wait: Duration) {
+        match self.conn.as_mut() {
+            Some(l) => {
+                if let Ok(Err(err)) = tokio::time::timeout(wait, l.recv()).await {
+                    tracing::warn!(error = %err, "config notifications lost; reconnecting");
+                    self.conn = None;
+                }
+            }
+            None => tokio::time::sleep(wait.min(POLL)).await,
+        }
+    }
+}
+
+/// Publishes the stable version until the feed is dropped; prunes old changes hourly.
+async fn follow(state: AppState, feed: std::sync::Weak<Feed>) {
+    let mut listener = Listener::new(&state);
+    let mut pending = Pending::default();
     let mut last_prune = Instant::now();
     loop {
+        listener.ensure().await;
         let Some(feed) = feed.upgrade() else { return };
-        match config_changes::max_version(state.db()).await {
-            Ok(v) => {
-                feed.latest.send_if_modified(|cur| {
-                    let newer = v > *cur;
-                    if newer {
-                        *cur = v;
-                    }
-                    newer
-                });
-            }
+        match stable_version(&state, &mut pending).await {
+            Ok(Some(v)) => feed.publish(v),
+            Ok(None) => {}
             Err(err) => tracing::warn!(error = %err, "reading the config version failed"),
         }
         drop(feed);
@@ -86,16 +160,29 @@ async fn follow(state: AppState, feed: std::sync::Weak<Feed>) {
                 tracing::warn!(error = %err, "pruning config changes failed");
             }
         }
-        match listener.as_mut() {
-            Some(l) => {
-                if let Ok(Err(err)) = tokio::time::timeout(PG_POLL, l.recv()).await {
-                    tracing::warn!(error = %err, "config notification failed; polling");
-                    listener = None;
-                }
-            }
-            None => tokio::time::sleep(POLL).await,
-        }
+        let wait = if pending.is_empty() {
+            PG_POLL
+        } else {
+            PENDING_POLL
+        };
+        listener.wait(wait).await;
     }
+}
+
+/// The newest version below which nothing can still appear: on SQLite the newest one (one
+/// writer at a time); on PostgreSQL the newest one read when every config writer open at that
+/// moment has ended since.
+async fn stable_version(
+    state: &AppState,
+    pending: &mut Pending,
+) -> Result<Option<i64>, sqlx::Error> {
+    let db = state.db();
+    let max = config_changes::max_version(db).await?;
+    if db.kind == DbKind::Sqlite {
+        return Ok(Some(max));
+    }
+    let writers = config_changes::open_writers(db).await?;
+    Ok(pending.settle(max, writers))
 }
 
 /// The config service over the application state.
@@ -121,6 +208,9 @@ impl ConfigService for ConfigApi {
         &self,
         request: Request<pb::WatchRequest>,
     ) -> Result<Response<Self::WatchStream>, Status> {
+        if self.state.is_shutting_down() {
+            return Err(Status::unavailable("control plane shutting down"));
+        }
         let req = request.into_inner();
         let gateway_id = if req.gateway_id.is_empty() {
             "unnamed".to_string()
@@ -136,11 +226,21 @@ impl ConfigService for ConfigApi {
         let (tx, rx) = mpsc::channel(4);
         let (state, feed) = (self.state.clone(), self.feed.clone());
         tokio::spawn(async move {
-            if let Err(err) = stream_changes(&state, &feed, have, &tx).await {
-                tracing::warn!(gateway_id, error = %err, "config stream failed");
-                let _ = tx
-                    .send(Err(Status::unavailable("config stream failed")))
-                    .await;
+            let stopping = state.shutting_down();
+            tokio::select! {
+                result = stream_changes(&state, &feed, have, &tx) => {
+                    if let Err(err) = result {
+                        tracing::warn!(gateway_id, error = %err, "config stream failed");
+                        let _ = tx
+                            .send(Err(Status::unavailable("config stream failed")))
+                            .await;
+                    }
+                }
+                () = stopping => {
+                    let _ = tx
+                        .send(Err(Status::unavailable("control plane shutting down")))
+                        .await;
+                }
             }
             if let Err(err) = config_changes::gateway_gone(state.db(), &gateway_id).await {
                 tracing::warn!(gateway_id, error = %err, "recording the gateway failed");
@@ -169,7 +269,8 @@ impl ConfigService for ConfigApi {
 
 type Sender = mpsc::Sender<Result<pb::WatchResponse, Status>>;
 
-/// Sends a snapshot if needed, then deltas, until the gateway goes away.
+/// Sends a snapshot if needed, then deltas up to the stable version, until the gateway goes
+/// away.
 async fn stream_changes(
     state: &AppState,
     feed: &Feed,
@@ -177,11 +278,17 @@ async fn stream_changes(
     tx: &Sender,
 ) -> Result<(), SyncError> {
     let db = state.db();
-    let newest = config_changes::max_version(db).await?;
+    let mut wake = feed.latest.subscribe();
+    let mut stable = match wake.wait_for(|v| *v >= 0).await {
+        Ok(v) => *v,
+        Err(_) => return Ok(()),
+    };
+    wake.borrow_and_update();
     let oldest = config_changes::min_version(db).await?;
     let mut cursor = have;
-    if have <= 0 || have > newest || have < oldest.saturating_sub(1) {
-        let snap = snapshot::snapshot(state, newest).await?;
+    if have <= 0 || have > stable || have < oldest.saturating_sub(1) {
+        // Read after `stable` was: every change up to it is in the tables read.
+        let snap = snapshot::snapshot(state, stable).await?;
         let msg = pb::WatchResponse {
             snapshot: Some(snap),
             delta: None,
@@ -189,56 +296,36 @@ async fn stream_changes(
         if tx.send(Ok(msg)).await.is_err() {
             return Ok(());
         }
-        cursor = newest;
+        cursor = stable;
     }
-    let mut wake = feed.latest.subscribe();
-    // Versions below the cursor not seen yet (their transaction had not committed).
-    let mut gaps: BTreeMap<i64, Instant> = BTreeMap::new();
     loop {
-        loop {
-            gaps.retain(|_, since| since.elapsed() < GAP_WAIT);
-            let from = gaps.keys().next().map_or(cursor, |g| (*g - 1).min(cursor));
-            let rows = config_changes::since(db, from, BATCH).await?;
-            let fresh: Vec<_> = rows
-                .into_iter()
-                .filter(|c| c.version > cursor || gaps.contains_key(&c.version))
-                .collect();
-            if fresh.is_empty() {
-                break;
-            }
-            let mut expected = cursor + 1;
-            let mut top = cursor;
-            for c in &fresh {
-                gaps.remove(&c.version);
-                if c.version > cursor {
-                    if c.version - expected < 1000 {
-                        for missing in expected..c.version {
-                            gaps.insert(missing, Instant::now());
-                        }
-                    }
-                    expected = c.version + 1;
-                    top = top.max(c.version);
+        while cursor < stable {
+            let rows = config_changes::between(db, cursor, stable, BATCH).await?;
+            let top = rows.last().map_or(stable, |c| c.version);
+            if !rows.is_empty() {
+                let delta = snapshot::delta(state, cursor, top, &rows).await?;
+                let msg = pb::WatchResponse {
+                    snapshot: None,
+                    delta: Some(delta),
+                };
+                if tx.send(Ok(msg)).await.is_err() {
+                    return Ok(());
                 }
             }
-            let delta = snapshot::delta(state, cursor, top, &fresh).await?;
-            let msg = pb::WatchResponse {
-                snapshot: None,
-                delta: Some(delta),
+            cursor = if rows.len() < usize::try_from(BATCH).unwrap_or(usize::MAX) {
+                stable
+            } else {
+                top
             };
-            if tx.send(Ok(msg)).await.is_err() {
-                return Ok(());
-            }
-            cursor = top;
         }
-        let wait = if gaps.is_empty() { PG_POLL * 5 } else { POLL };
         tokio::select! {
             _ = tx.closed() => return Ok(()),
             changed = wake.changed() => {
                 if changed.is_err() {
                     return Ok(());
                 }
+                stable = *wake.borrow_and_update();
             }
-            _ = tokio::time::sleep(wait) => {}
         }
     }
 }

@@ -11,6 +11,9 @@ use crate::state::AppState;
 use crate::store::channels::ChannelRecord;
 use crate::store::config_changes::{self, Change, GatewayToken, GatewayUser};
 
+/// Channel status of an enabled channel (2: disabled by hand, 3: disabled automatically).
+const CHANNEL_ENABLED: i32 = 1;
+
 /// Why a snapshot or delta could not be built.
 #[derive(Debug, thiserror::Error)]
 pub enum SyncError {
@@ -121,17 +124,20 @@ fn token(t: GatewayToken) -> pb::Token {
 }
 
 /// A channel with its keys decrypted: every key of a multi-key channel, and the first one
-/// again in `key` for gateways that know one key only. A key that cannot be decrypted
-/// leaves the channel disabled.
+/// again in `key` for gateways that know one key only. Only enabled channels carry keys (a
+/// gateway never uses a disabled one); a key that cannot be decrypted leaves the channel
+/// disabled.
 fn channel(state: &AppState, c: &ChannelRecord) -> pb::Channel {
-    let (keys, status) = match state.cipher().decrypt(&c.key_enc) {
-        Ok(plain) => (
-            split_keys(c.channel_type, &plain),
-            i32::try_from(c.status).unwrap_or_default(),
-        ),
-        Err(err) => {
-            tracing::warn!(channel_id = c.id, error = %err, "channel key cannot be decrypted; sent disabled");
-            (Vec::new(), 2)
+    let status = i32::try_from(c.status).unwrap_or_default();
+    let (keys, status) = if status != CHANNEL_ENABLED {
+        (Vec::new(), status)
+    } else {
+        match state.cipher().decrypt(&c.key_enc) {
+            Ok(plain) => (split_keys(c.channel_type, &plain), status),
+            Err(err) => {
+                tracing::warn!(channel_id = c.id, error = %err, "channel key cannot be decrypted; sent disabled");
+                (Vec::new(), 2)
+            }
         }
     };
     let key = keys.first().cloned().unwrap_or_default();

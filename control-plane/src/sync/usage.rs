@@ -1,5 +1,6 @@
 //! `usage.v1.UsageService`: receives batches of usage records from gateways, commits each in
-//! one transaction and acknowledges it.
+//! one transaction (records that break the rules are set aside, the rest commit) and
+//! acknowledges it.
 
 use std::pin::Pin;
 
@@ -66,50 +67,30 @@ impl UsageService for UsageApi {
 }
 
 /// Commits batches one after another and yields an ack for each; a database error ends the
-/// stream with `unavailable`, so the gateway resends what was not acknowledged.
+/// stream with `unavailable`, so the gateway resends what was not acknowledged. When the
+/// control plane stops, the batch being committed is finished and acked, then the stream ends.
 fn commit_batches(state: AppState, mut batches: Streaming<pb::ReportBatch>) -> AckStream {
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<pb::ReportAck, Status>>(16);
     tokio::spawn(async move {
-        while let Some(item) = batches.next().await {
+        let mut stopping = Box::pin(state.shutting_down());
+        loop {
+            let item = tokio::select! {
+                biased;
+                () = &mut stopping => {
+                    let _ = tx.send(Err(Status::unavailable("control plane shutting down"))).await;
+                    return;
+                }
+                item = batches.next() => item,
+            };
             let batch = match item {
-                Ok(batch) => batch,
-                Err(status) => {
+                Some(Ok(batch)) => batch,
+                Some(Err(status)) => {
                     tracing::debug!(code = ?status.code(), "usage stream ended by the gateway");
                     return;
                 }
+                None => return,
             };
-            let batch_id = batch.batch_id;
-            let gateway_id = batch.gateway_id;
-            let rows: Vec<UsageRow> = batch.records.into_iter().map(to_row).collect();
-            let reply = match usage::ingest(state.db(), &rows).await {
-                Ok(outcome) => {
-                    // Read after the commit: at least the ids of the changes it made.
-                    let config_version = match config_changes::max_version(state.db()).await {
-                        Ok(v) => u64::try_from(v).unwrap_or(0),
-                        Err(err) => {
-                            tracing::warn!(error = %err, "config version unknown after usage batch");
-                            0
-                        }
-                    };
-                    tracing::debug!(
-                        gateway_id,
-                        batch_id,
-                        inserted = outcome.inserted,
-                        duplicates = outcome.duplicates,
-                        "usage batch committed"
-                    );
-                    Ok(pb::ReportAck {
-                        batch_id,
-                        inserted: outcome.inserted,
-                        duplicates: outcome.duplicates,
-                        config_version,
-                    })
-                }
-                Err(err) => {
-                    tracing::warn!(gateway_id, batch_id, error = %err, "usage batch not committed");
-                    Err(Status::unavailable("usage batch not committed"))
-                }
-            };
+            let reply = commit(&state, batch).await;
             let failed = reply.is_err();
             if tx.send(reply).await.is_err() || failed {
                 return;
@@ -117,4 +98,68 @@ fn commit_batches(state: AppState, mut batches: Streaming<pb::ReportBatch>) -> A
         }
     });
     Box::pin(tokio_stream::wrappers::ReceiverStream::new(rx))
+}
+
+/// Commits one batch and builds its ack.
+async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAck, Status> {
+    let batch_id = batch.batch_id;
+    let gateway_id = batch.gateway_id;
+    let rows: Vec<UsageRow> = batch.records.into_iter().map(to_row).collect();
+    let outcome = match usage::ingest(state.db(), &gateway_id, &rows).await {
+        Ok(outcome) => outcome,
+        Err(err) => {
+            tracing::warn!(gateway_id, batch_id, error = %err, "usage batch not committed");
+            return Err(Status::unavailable("usage batch not committed"));
+        }
+    };
+    // Read after the commit: at least the ids of the changes it made.
+    let config_version = match config_changes::max_version(state.db()).await {
+        Ok(v) => u64::try_from(v).unwrap_or(0),
+        Err(err) => {
+            tracing::warn!(error = %err, "config version unknown after usage batch");
+            0
+        }
+    };
+    let m = state.metrics();
+    m.usage_records
+        .with_label_values(&["inserted"])
+        .inc_by(u64::from(outcome.inserted));
+    m.usage_records
+        .with_label_values(&["duplicate"])
+        .inc_by(u64::from(outcome.duplicates));
+    m.usage_records
+        .with_label_values(&["rejected"])
+        .inc_by(outcome.rejected.len() as u64);
+    for r in &outcome.rejected {
+        m.usage_rejected.with_label_values(&[r.code]).inc();
+        tracing::warn!(
+            gateway_id,
+            request_id = r.request_id,
+            reason = r.message,
+            "usage record rejected"
+        );
+    }
+    tracing::debug!(
+        gateway_id,
+        batch_id,
+        inserted = outcome.inserted,
+        duplicates = outcome.duplicates,
+        rejected = outcome.rejected.len(),
+        "usage batch committed"
+    );
+    Ok(pb::ReportAck {
+        batch_id,
+        inserted: outcome.inserted,
+        duplicates: outcome.duplicates,
+        config_version,
+        rejected: outcome
+            .rejected
+            .into_iter()
+            .map(|r| pb::RejectedRecord {
+                request_id: r.request_id,
+                code: r.code.to_string(),
+                message: r.message,
+            })
+            .collect(),
+    })
 }

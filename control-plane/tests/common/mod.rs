@@ -390,3 +390,48 @@ impl Reply {
             .map(str::to_string)
     }
 }
+
+/// The sync token `Settings::for_tests` configures.
+pub const SYNC_TOKEN: &str = "test-sync-token";
+
+/// A gRPC request carrying the test sync token, as a gateway sends it.
+pub fn authed<T>(message: T) -> tonic::Request<T> {
+    let mut req = tonic::Request::new(message);
+    req.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {SYNC_TOKEN}").parse().unwrap(),
+    );
+    req
+}
+
+/// Serves the app (REST and gRPC) on a loopback port and returns its address.
+pub async fn serve_with_grpc(app: &TestApp) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = control_plane::app_with_grpc(app.state.clone());
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .unwrap();
+    });
+    addr
+}
+
+impl TestApp {
+    /// Creates an unlimited API token for `owner` and returns its id.
+    pub async fn token_of(&self, owner: &Session, name: &str) -> i64 {
+        let created = self
+            .post(
+                "/api/token/",
+                json!({"name": name, "remain_quota": 0, "expired_time": -1, "unlimited_quota": true}),
+            )
+            .signed_in(owner)
+            .send()
+            .await;
+        assert!(created.success(), "{}", created.body);
+        created.data()[0]["id"].as_i64().unwrap()
+    }
+}
