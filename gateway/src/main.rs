@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Parser;
-use gateway::config::watch::{self, Auth};
+use gateway::config::link::{self, LinkConfig};
+use gateway::config::watch;
 use gateway::server::DrainOnTerm;
 use gateway::state::GatewayState;
 use gateway::usage::report::{self, Spool};
@@ -16,7 +17,7 @@ use gateway::{ServeOptions, build_server, build_state};
 use pingora::server::RunArgs;
 
 /// AI model API gateway: the data plane.
-#[derive(Parser, Debug)]
+#[derive(Parser)]
 #[command(name = "gateway", version)]
 struct Args {
     /// Address for client traffic.
@@ -35,10 +36,24 @@ struct Args {
     /// Name shown in the control plane's gateway list (default: host name and listen address).
     #[arg(long, env = "GATEWAY_ID")]
     gateway_id: Option<String>,
-    /// Secret the control plane expects from gateways (its GATEWAY_SYNC_TOKEN); without it
-    /// the control plane accepts gateways on loopback only.
+    /// Secret the control plane expects from gateways (its GATEWAY_SYNC_TOKEN). A gateway
+    /// needs this, --sync-token-file or a client certificate.
     #[arg(long, env = "GATEWAY_SYNC_TOKEN", hide_env_values = true)]
     sync_token: Option<String>,
+    /// File holding the sync token (the embedded control plane writes
+    /// `<data-dir>/gateway-sync-token`); waited for up to 30 s at start.
+    #[arg(long, env = "GATEWAY_SYNC_TOKEN_FILE", conflicts_with = "sync_token")]
+    sync_token_file: Option<PathBuf>,
+    /// PEM CA certificates that sign the control plane's certificate (https:// URLs; default:
+    /// the public web roots).
+    #[arg(long, env = "GATEWAY_CONTROL_PLANE_CA")]
+    control_plane_ca: Option<PathBuf>,
+    /// PEM client certificate presented to the control plane (mTLS).
+    #[arg(long, env = "GATEWAY_CLIENT_CERT", requires = "client_key")]
+    client_cert: Option<PathBuf>,
+    /// PEM private key of --client-cert.
+    #[arg(long, env = "GATEWAY_CLIENT_KEY", requires = "client_cert")]
+    client_key: Option<PathBuf>,
     /// Folder of the on-disk spool of usage records not yet acknowledged.
     #[arg(long, env = "GATEWAY_SPOOL_DIR", default_value = "data/spool")]
     spool_dir: PathBuf,
@@ -117,8 +132,16 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         .enable_all()
         .build()?;
     let _guard = rt.enter();
-    let channel = watch::channel(url)?;
-    let auth = Auth::new(args.sync_token.as_deref());
+    let token = match &args.sync_token_file {
+        Some(path) => Some(link::read_token_file(path, Duration::from_secs(30))?),
+        None => args.sync_token.clone(),
+    };
+    let (channel, auth) = link::connect(&LinkConfig {
+        url: url.to_owned(),
+        token,
+        ca_file: args.control_plane_ca.clone(),
+        client_cert: args.client_cert.clone().zip(args.client_key.clone()),
+    })?;
     let gateway_id = args.gateway_id.clone().unwrap_or_else(|| {
         let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "gateway".to_owned());
         format!("{host}/{}", args.listen)

@@ -3,6 +3,7 @@
 //! one behind an atomic swap.
 
 mod keys;
+pub mod link;
 mod snapshot;
 pub mod watch;
 

@@ -9,17 +9,16 @@ use std::time::Duration;
 use proto::config::v1 as pb;
 use proto::config::v1::config_service_client::ConfigServiceClient;
 use tonic::codegen::InterceptedService;
-use tonic::service::Interceptor;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 
+pub use super::link::Auth;
+use super::link::describe;
 use super::{ConfigError, Snapshot};
 use crate::state::GatewayState;
 
 /// Problems talking to the control plane.
 #[derive(Debug, thiserror::Error)]
 pub enum SyncError {
-    #[error("bad control plane URL {0}")]
-    Url(String),
     #[error("control plane unreachable: {0}")]
     Connect(#[from] tonic::transport::Error),
     #[error("control plane: {0}")]
@@ -30,40 +29,6 @@ pub enum SyncError {
     OutOfOrder { have: u64, got: u64 },
     #[error(transparent)]
     Config(#[from] ConfigError),
-}
-
-/// Adds `authorization: Bearer <token>` when a sync token is configured.
-#[derive(Clone)]
-pub struct Auth(Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>>);
-
-impl Auth {
-    /// From the shared secret (empty: none).
-    pub fn new(token: Option<&str>) -> Auth {
-        Auth(
-            token
-                .filter(|t| !t.is_empty())
-                .and_then(|t| format!("Bearer {t}").parse().ok()),
-        )
-    }
-}
-
-impl Interceptor for Auth {
-    fn call(&mut self, mut req: tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status> {
-        if let Some(v) = &self.0 {
-            req.metadata_mut().insert("authorization", v.clone());
-        }
-        Ok(req)
-    }
-}
-
-/// A gRPC channel to the control plane (connected lazily, reconnecting by itself).
-pub fn channel(url: &str) -> Result<Channel, SyncError> {
-    Ok(Endpoint::from_shared(url.to_string())
-        .map_err(|_| SyncError::Url(url.to_string()))?
-        .connect_timeout(Duration::from_secs(3))
-        .http2_keep_alive_interval(Duration::from_secs(20))
-        .keep_alive_while_idle(true)
-        .connect_lazy())
 }
 
 type Client = ConfigServiceClient<InterceptedService<Channel, Auth>>;
@@ -180,7 +145,11 @@ pub async fn first_snapshot(channel: Channel, auth: Auth, gateway_id: &str) -> R
             Ok(raw) => return raw,
             Err(err) => {
                 let wait = backoff.next_wait();
-                tracing::warn!(error = %err, retry_in_ms = wait.as_millis() as u64, "no config from the control plane yet");
+                tracing::warn!(
+                    error = describe(&err),
+                    retry_in_ms = wait.as_millis() as u64,
+                    "no config from the control plane yet"
+                );
                 tokio::time::sleep(wait).await;
             }
         }
@@ -202,7 +171,11 @@ pub async fn follow(
         if let Err(err) =
             follow_once(&state, &mut client, &gateway_id, &mut raw, &mut backoff).await
         {
-            tracing::warn!(error = %err, version = raw.version, "config stream lost; serving the last snapshot");
+            tracing::warn!(
+                error = describe(&err),
+                version = raw.version,
+                "config stream lost; serving the last snapshot"
+            );
         }
         state.metrics.config_stream_up.set(0);
         let wait = backoff.next_wait();

@@ -1,9 +1,10 @@
 //! The relay: one thin `ProxyHttp` whose `request_filter` answers every request itself
 //! (whole body read with our own cap, upstream spoken to by our client, answer written with
-//! `write_response_*`), so pingora's 64 KiB replay buffer is never involved. Paths outside
-//! the relay (`/v1…`) can be proxied as they are to the control plane (console and `/api`),
-//! so one port serves clients and the console.
+//! `write_response_*`), so pingora's 64 KiB replay buffer is never involved. The console and
+//! `/api` (an allow list, see [`forward`]) can be proxied as they are to the control plane,
+//! so one port serves clients and the console; nothing else of the control plane is reachable.
 
+mod forward;
 mod post;
 mod record;
 mod respond;
@@ -117,7 +118,11 @@ impl ProxyHttp for Relay {
     }
 
     async fn request_filter(&self, session: &mut Session, ctx: &mut Ctx) -> pingora::Result<bool> {
-        if self.forward_to.is_some() && !is_relay_path(session.req_header().uri.path()) {
+        let req = session.req_header();
+        if self.forward_to.is_some()
+            && !is_relay_path(req.uri.path())
+            && forward::allowed(&req.method, req.uri.path(), &req.headers)
+        {
             ctx.forward = true;
             return Ok(false);
         }

@@ -17,6 +17,8 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+pub mod system;
+
 /// A free loopback port (bound then released).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -211,10 +213,15 @@ impl Reply {
 
 /// One HTTP/2 (prior knowledge, h2c) POST over a fresh connection.
 pub async fn send_h2(url: &str, headers: &[(&str, &str)], body: Bytes) -> Reply {
+    send_h2_as("POST", url, headers, body).await
+}
+
+/// One HTTP/2 (prior knowledge, h2c) request over a fresh connection.
+pub async fn send_h2_as(method: &str, url: &str, headers: &[(&str, &str)], body: Bytes) -> Reply {
     let client = Client::builder(TokioExecutor::new())
         .http2_only(true)
         .build_http::<Full<Bytes>>();
-    let mut req = http::Request::builder().method("POST").uri(url);
+    let mut req = http::Request::builder().method(method).uri(url);
     for (k, v) in headers {
         req = req.header(*k, *v);
     }

@@ -1,0 +1,566 @@
+//! Both planes as real processes for the end-to-end tests: the `control-plane` binary
+//! (SQLite, or a fresh PostgreSQL database when `DATABASE_URL` is set), `gateway
+//! --control-plane` binaries, the mock provider upstream, and the admin session to drive them.
+#![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use serde_json::{Value, json};
+
+use super::{Reply, chat_body, free_port, send, wait_listening};
+
+pub const GATEWAY: &str = env!("CARGO_BIN_EXE_gateway");
+pub const ROOT_PASSWORD: &str = "root-pass-1";
+
+/// The control-plane binary of this workspace, built once per test run.
+pub fn control_plane_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        // target/<profile>/deps/planes-… → target/<profile>
+        let profile_dir = std::env::current_exe()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        // The same profile as this test binary (its folder is `debug` for the dev profile).
+        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") | None => "dev".to_string(),
+            Some(name) => name.to_string(),
+        };
+        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["build", "-p", "control-plane", "--bin", "control-plane"])
+            .args(["--profile", &profile])
+            .env("CARGO_TARGET_DIR", profile_dir.parent().unwrap())
+            .status()
+            .unwrap();
+        assert!(status.success(), "building control-plane failed");
+        profile_dir.join("control-plane")
+    })
+}
+
+/// A child process killed when dropped.
+pub struct Proc(pub Child);
+
+impl Proc {
+    pub fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{name}"), &self.0.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Waits for the process to exit (at most `limit`).
+    pub fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.0.try_wait().unwrap() {
+                return status;
+            }
+            assert!(start.elapsed() < limit, "process still running");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Where the control plane keeps its data.
+pub enum Database {
+    Sqlite,
+    Postgres { admin_url: String, name: String },
+}
+
+impl Database {
+    pub fn url(&self) -> Option<String> {
+        match self {
+            Database::Sqlite => None,
+            Database::Postgres { admin_url, name } => {
+                let (base, _) = admin_url.rsplit_once('/').unwrap();
+                Some(format!("{base}/{name}"))
+            }
+        }
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        if let Database::Postgres { admin_url, name } = self {
+            let _ = Command::new("psql")
+                .args([
+                    admin_url.as_str(),
+                    "-qc",
+                    &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
+    }
+}
+
+/// The control plane process and a signed-in admin.
+pub struct ControlPlane {
+    pub port: u16,
+    pub dir: tempfile::TempDir,
+    pub db: Database,
+    pub proc: Option<Proc>,
+    /// The admin's session: cookie and user id.
+    pub admin: (String, i64),
+    /// More arguments for every launch.
+    pub extra_args: Vec<String>,
+}
+
+/// A log file opened for appending (several processes may share one).
+pub fn log_file(path: &Path) -> std::fs::File {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .unwrap()
+}
+
+impl ControlPlane {
+    pub async fn start(postgres: bool) -> Option<ControlPlane> {
+        Self::start_with(postgres, Vec::new()).await
+    }
+
+    /// Like [`ControlPlane::start`], with more command-line arguments (gRPC listener, TLS).
+    pub async fn start_with(postgres: bool, extra_args: Vec<String>) -> Option<ControlPlane> {
+        let db = if postgres {
+            let admin_url = std::env::var("DATABASE_URL")
+                .ok()
+                .filter(|u| !u.is_empty())?;
+            let name = format!("planes_{}_{}", std::process::id(), free_port());
+            let status = Command::new("psql")
+                .args([
+                    admin_url.as_str(),
+                    "-qc",
+                    &format!("CREATE DATABASE {name}"),
+                ])
+                .status()
+                .unwrap();
+            assert!(status.success(), "CREATE DATABASE failed");
+            Database::Postgres { admin_url, name }
+        } else {
+            Database::Sqlite
+        };
+        let mut cp = ControlPlane {
+            port: free_port(),
+            dir: tempfile::tempdir().unwrap(),
+            db,
+            proc: None,
+            admin: (String::new(), 0),
+            extra_args,
+        };
+        cp.launch().await;
+        let setup = cp
+            .call(
+                "POST",
+                "/api/setup",
+                json!({"username": "root", "password": ROOT_PASSWORD, "confirmPassword": ROOT_PASSWORD}),
+            )
+            .await;
+        assert_eq!(setup["success"], json!(true), "{setup}");
+        cp.admin = cp.login("root", ROOT_PASSWORD).await;
+        Some(cp)
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The sync token the control plane generated into its data folder.
+    pub fn token_file(&self) -> PathBuf {
+        self.dir.path().join("gateway-sync-token")
+    }
+
+    /// Its log (stdout and stderr of every launch).
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("control-plane.log")).unwrap_or_default()
+    }
+
+    /// Starts (or restarts) the process on the same port and data.
+    pub async fn launch(&mut self) {
+        let mut cmd = Command::new(control_plane_bin());
+        cmd.args([
+            "--listen",
+            &format!("127.0.0.1:{}", self.port),
+            "--data-dir",
+            self.dir.path().to_str().unwrap(),
+        ])
+        .args(&self.extra_args)
+        .env_remove("DATABASE_URL")
+        .env_remove("GATEWAY_SYNC_TOKEN")
+        .env("RUST_LOG", "warn")
+        .stdout(log_file(&self.dir.path().join("control-plane.log")))
+        .stderr(log_file(&self.dir.path().join("control-plane.log")));
+        if let Some(url) = self.db.url() {
+            cmd.args(["--database-url", &url]);
+        }
+        self.proc = Some(Proc(cmd.spawn().unwrap()));
+        let start = Instant::now();
+        while tokio::net::TcpStream::connect(("127.0.0.1", self.port))
+            .await
+            .is_err()
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "control plane not up"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    pub fn kill(&mut self) {
+        if let Some(mut p) = self.proc.take() {
+            p.signal("KILL");
+            p.wait_exit(Duration::from_secs(10));
+        }
+    }
+
+    pub async fn login(&self, username: &str, password: &str) -> (String, i64) {
+        let reply = send_json(
+            "POST",
+            &format!("{}/api/user/login", self.url()),
+            &[],
+            json!({"username": username, "password": password}),
+        )
+        .await;
+        let body: Value = serde_json::from_slice(&reply.body).unwrap();
+        assert_eq!(body["success"], json!(true), "{body}");
+        let cookie = reply
+            .headers
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find(|v| v.starts_with("session="))
+            .and_then(|v| v.split(';').next())
+            .unwrap()
+            .to_string();
+        (cookie, body["data"]["id"].as_i64().unwrap())
+    }
+
+    /// An API call as the admin; returns the envelope.
+    pub async fn call(&self, method: &str, path: &str, body: Value) -> Value {
+        self.call_as(&self.admin, method, path, body).await
+    }
+
+    pub async fn call_as(
+        &self,
+        (cookie, id): &(String, i64),
+        method: &str,
+        path: &str,
+        body: Value,
+    ) -> Value {
+        let url = format!("{}{path}", self.url());
+        let id = id.to_string();
+        let headers = [("cookie", cookie.as_str()), ("new-api-user", id.as_str())];
+        let reply = send_json(method, &url, &headers, body).await;
+        serde_json::from_slice(&reply.body)
+            .unwrap_or_else(|_| panic!("{method} {path}: {}", String::from_utf8_lossy(&reply.body)))
+    }
+
+    pub async fn ok(&self, method: &str, path: &str, body: Value) -> Value {
+        let reply = self.call(method, path, body).await;
+        assert_eq!(reply["success"], json!(true), "{method} {path}: {reply}");
+        reply["data"].clone()
+    }
+}
+
+pub async fn send_json(method: &str, url: &str, headers: &[(&str, &str)], body: Value) -> Reply {
+    let mut all = vec![("content-type", "application/json")];
+    all.extend_from_slice(headers);
+    let bytes = if body.is_null() {
+        Bytes::new()
+    } else {
+        Bytes::from(body.to_string())
+    };
+    send(method, url, &all, bytes).await
+}
+
+/// A gateway process following the control plane.
+pub struct Gateway {
+    pub addr: SocketAddr,
+    pub admin: String,
+    pub proc: Proc,
+    pub log: PathBuf,
+}
+
+impl Gateway {
+    pub async fn start(cp: &ControlPlane, spool: &Path, name: &str) -> Gateway {
+        let token = cp.token_file();
+        let args = ["--sync-token-file".to_string(), token.display().to_string()];
+        let gw = Gateway::spawn(cp.port, &cp.url(), spool, name, &args);
+        wait_listening(gw.addr).await;
+        gw
+    }
+
+    /// Starts a gateway following `control_plane` (forwarding the console to `cp_port`) with
+    /// `args` for the credentials; it listens only once it has a snapshot. Its log goes to
+    /// `<spool>/gateway.log`.
+    pub fn spawn(
+        cp_port: u16,
+        control_plane: &str,
+        spool: &Path,
+        name: &str,
+        args: &[String],
+    ) -> Gateway {
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+        let admin = format!("127.0.0.1:{}", free_port());
+        std::fs::create_dir_all(spool).unwrap();
+        let log = spool.join("gateway.log");
+        let child = Command::new(GATEWAY)
+            .args([
+                "--forward-to",
+                &format!("127.0.0.1:{cp_port}"),
+                "--control-plane",
+                control_plane,
+                "--listen",
+                &addr.to_string(),
+                "--admin-listen",
+                &admin,
+                "--spool-dir",
+                spool.to_str().unwrap(),
+                "--gateway-id",
+                name,
+                // On SIGTERM in-flight streams finish (up to the drain time), then it stops.
+                "--drain-seconds",
+                "30",
+                "--grace-period-seconds",
+                "0",
+                "--shutdown-timeout-seconds",
+                "1",
+            ])
+            .args(args)
+            .env_remove("GATEWAY_SYNC_TOKEN")
+            .env("RUST_LOG", "warn")
+            .stdout(log_file(&log))
+            .stderr(log_file(&log))
+            .spawn()
+            .unwrap();
+        Gateway {
+            addr,
+            admin,
+            proc: Proc(child),
+            log,
+        }
+    }
+
+    /// Its log so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// A gauge or counter from `/metrics` on the admin port.
+    pub async fn metric(&self, name: &str) -> Option<i64> {
+        let reply = send(
+            "GET",
+            &format!("http://{}/metrics", self.admin),
+            &[],
+            Bytes::new(),
+        )
+        .await;
+        String::from_utf8_lossy(&reply.body)
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+    }
+
+    /// Waits until a metric has `value` (at most `limit`).
+    pub async fn wait_metric(&self, name: &str, value: i64, limit: Duration) {
+        self.wait_metric_until(name, |v| v == value, limit).await;
+    }
+
+    /// Waits until a metric satisfies `ok` (at most `limit`).
+    pub async fn wait_metric_until(&self, name: &str, ok: impl Fn(i64) -> bool, limit: Duration) {
+        let start = Instant::now();
+        while !self.metric(name).await.is_some_and(&ok) {
+            assert!(
+                start.elapsed() < limit,
+                "{name} is {:?}",
+                self.metric(name).await
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    pub async fn chat(&self, key: &str, model: &str) -> Reply {
+        send_json(
+            "POST",
+            &format!("http://{}/v1/chat/completions", self.addr),
+            &[("authorization", &format!("Bearer {key}"))],
+            chat_body(model, false),
+        )
+        .await
+    }
+}
+
+/// Mock provider, control plane, a user with quota, a fast and a slow channel, a token.
+pub struct System {
+    pub mock: mock_provider::MockHandle,
+    pub cp: ControlPlane,
+    pub user_id: i64,
+    pub user_session: (String, i64),
+    pub fast_channel: i64,
+    pub key: String,
+    pub dir: tempfile::TempDir,
+}
+
+pub const INITIAL_QUOTA: i64 = 100_000_000;
+
+impl System {
+    pub async fn start(postgres: bool) -> Option<System> {
+        Self::start_with(postgres, Vec::new()).await
+    }
+
+    /// Like [`System::start`], with more control-plane arguments.
+    pub async fn start_with(postgres: bool, cp_args: Vec<String>) -> Option<System> {
+        let mock = mock_provider::start("127.0.0.1:0".parse().unwrap())
+            .await
+            .unwrap();
+        let cp = ControlPlane::start_with(postgres, cp_args).await?;
+        cp.ok(
+            "POST",
+            "/api/user/",
+            json!({"username": "client", "password": "client-pass-1", "display_name": "client"}),
+        )
+        .await;
+        let user_session = cp.login("client", "client-pass-1").await;
+        let user_id = user_session.1;
+        cp.ok(
+            "PUT",
+            "/api/user/",
+            json!({"id": user_id, "quota": INITIAL_QUOTA}),
+        )
+        .await;
+        let fast = cp
+            .ok(
+                "POST",
+                "/api/channel/",
+                json!({"type": 1, "name": "fast", "key": "sk-up-1", "models": "gpt-4o-mini", "group": "default", "base_url": mock.url()}),
+            )
+            .await;
+        cp.ok(
+            "POST",
+            "/api/channel/",
+            json!({"type": 1, "name": "slow", "key": "sk-up-2", "models": "gpt-4o", "group": "default",
+                   "base_url": mock.scenario_url("tag=slow,chunks=20,chunk_delay_ms=100")}),
+        )
+        .await;
+        let mut sys = System {
+            mock,
+            cp,
+            user_id,
+            user_session,
+            fast_channel: fast[0].as_i64().unwrap(),
+            key: String::new(),
+            dir: tempfile::tempdir().unwrap(),
+        };
+        sys.key = sys.new_token("main").await;
+        Some(sys)
+    }
+
+    pub async fn new_token(&self, name: &str) -> String {
+        let reply = self
+            .cp
+            .call_as(
+                &self.user_session,
+                "POST",
+                "/api/token/",
+                json!({"name": name, "remain_quota": 0, "unlimited_quota": true, "expired_time": -1}),
+            )
+            .await;
+        assert_eq!(reply["success"], json!(true), "{reply}");
+        reply["data"][0]["key"].as_str().unwrap().to_string()
+    }
+
+    pub async fn gateway(&self, name: &str) -> Gateway {
+        Gateway::start(&self.cp, &self.dir.path().join(name), name).await
+    }
+
+    /// (rows, sum of their quota) of consume logs.
+    pub async fn consume_logs(&self) -> (i64, i64) {
+        let list = self
+            .cp
+            .ok("GET", "/api/log/?type=2&p=1&page_size=1", Value::Null)
+            .await;
+        let stat = self.cp.ok("GET", "/api/log/stat?type=2", Value::Null).await;
+        (
+            list["total"].as_i64().unwrap(),
+            stat["quota"].as_i64().unwrap(),
+        )
+    }
+
+    /// Waits until `n` consume logs are stored (at most `limit`).
+    pub async fn wait_logs(&self, n: i64, limit: Duration) -> (i64, i64) {
+        let start = Instant::now();
+        loop {
+            let got = self.consume_logs().await;
+            if got.0 >= n || start.elapsed() > limit {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// (quota, used_quota, request_count) of the user.
+    pub async fn balances(&self) -> (i64, i64, i64) {
+        let u = self
+            .cp
+            .ok("GET", &format!("/api/user/{}", self.user_id), Value::Null)
+            .await;
+        (
+            u["quota"].as_i64().unwrap(),
+            u["used_quota"].as_i64().unwrap(),
+            u["request_count"].as_i64().unwrap(),
+        )
+    }
+}
+
+/// Polls until `ok` holds for every gateway; returns how long it took.
+pub async fn time_until<F, Fut>(limit: Duration, mut ok: F) -> Duration
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    loop {
+        if ok().await {
+            return start.elapsed();
+        }
+        assert!(start.elapsed() < limit, "not within {limit:?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Runs each `async fn NAME(postgres: bool)` scenario on SQLite and on PostgreSQL.
+#[macro_export]
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    super::$name(false).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    super::$name(true).await;
+                }
+            }
+        )*
+    };
+}
