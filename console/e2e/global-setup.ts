@@ -113,6 +113,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         baseUrl,
         '--gateway-id',
         'e2e',
+        // The control plane wrote this token into its data folder at start.
+        '--sync-token-file',
+        path.join(dataDir, 'gateway-sync-token'),
         '--spool-dir',
         path.join(dataDir, 'spool'),
         // Tests that stop nothing mid-stream: stop at once at the end of the run.

@@ -384,6 +384,9 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
             format!("http://{cp_addr}"),
             "--gateway-id".into(),
             "bench".into(),
+            // The control plane wrote this token into its data folder at start.
+            "--sync-token-file".into(),
+            data.join("gateway-sync-token").display().to_string(),
             "--spool-dir".into(),
             env.work.join("spool").display().to_string(),
             "--threads".into(),

@@ -838,6 +838,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/usage/rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_rejections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/": {
         parameters: {
             query?: never;
@@ -1770,6 +1786,45 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_Page_RejectionView: {
+            /** @description One page of a list. */
+            data?: {
+                items: {
+                    /**
+                     * Format: int64
+                     * @description Epoch seconds when it was refused.
+                     */
+                    created_at: number;
+                    /** @description The gateway that reported it. */
+                    gateway_id: string;
+                    /** Format: int64 */
+                    id: number;
+                    /**
+                     * Format: int64
+                     * @description Quota the record tried to charge (negative ones would have credited).
+                     */
+                    quota: number;
+                    /** @description Why it was refused. */
+                    reason: string;
+                    /** @description The record as received (NUL characters replaced, at most 4 KiB). */
+                    record: string;
+                    request_id: string;
+                    /** Format: int64 */
+                    token_id: number;
+                    /** Format: int64 */
+                    user_id: number;
+                }[];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                page_size: number;
+                /** Format: int64 */
+                total: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_Page_TokenView: {
             /** @description One page of a list. */
             data?: {
@@ -2586,6 +2641,32 @@ export interface components {
             password2?: string | null;
             username?: string;
             verification_code?: string;
+        };
+        /** @description A refused usage record. */
+        RejectionView: {
+            /**
+             * Format: int64
+             * @description Epoch seconds when it was refused.
+             */
+            created_at: number;
+            /** @description The gateway that reported it. */
+            gateway_id: string;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description Quota the record tried to charge (negative ones would have credited).
+             */
+            quota: number;
+            /** @description Why it was refused. */
+            reason: string;
+            /** @description The record as received (NUL characters replaced, at most 4 KiB). */
+            record: string;
+            request_id: string;
+            /** Format: int64 */
+            token_id: number;
+            /** Format: int64 */
+            user_id: number;
         };
         /** @description The address and token of a reset link. */
         ResetRequest: {
@@ -4724,6 +4805,36 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    list_rejections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_RejectionView"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
