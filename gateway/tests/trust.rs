@@ -10,7 +10,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use common::system::{Gateway, System};
+use common::system::{Gateway, PrivatePostgres, System};
 use common::{send, send_h2_as};
 use prost::Message;
 use proto::config::v1::WatchRequest;
@@ -410,6 +410,119 @@ async fn control_plane_stops_on_sigterm_and_nothing_is_lost(postgres: bool) {
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(sys.consume_logs().await.0, ok, "nothing doubled");
     assert_eq!(ok, 40);
+}
+
+/// Config writers racing each other while the PostgreSQL server restarts (every connection,
+/// the control plane's LISTEN included, is lost): both gateways end with every token in the
+/// state the database holds, as seen by answering requests with each token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gateways_converge_across_a_database_restart() {
+    let Some(pg) = PrivatePostgres::start() else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "PostgreSQL's server binaries are needed in CI"
+        );
+        eprintln!("no PostgreSQL server binaries: skipped");
+        return;
+    };
+    let sys = System::start_on(Some(pg.url()), Vec::new()).await.unwrap();
+    let gws = [sys.gateway("gw-r1").await, sys.gateway("gw-r2").await];
+    let mut tokens = Vec::new();
+    for i in 0..8 {
+        let reply = sys
+            .cp
+            .call_as(
+                &sys.user_session,
+                "POST",
+                "/api/token/",
+                json!({"name": format!("race{i}"), "remain_quota": 0, "unlimited_quota": true, "expired_time": -1}),
+            )
+            .await;
+        let t = &reply["data"][0];
+        tokens.push((
+            t["id"].as_i64().unwrap(),
+            t["key"].as_str().unwrap().to_string(),
+        ));
+    }
+    let writers: Vec<_> = (0..4usize)
+        .map(|w| {
+            let (url, session) = (sys.cp.url(), sys.user_session.clone());
+            let ids: Vec<i64> = tokens.iter().map(|(id, _)| *id).collect();
+            tokio::spawn(async move {
+                for i in 0..40usize {
+                    let id = ids[(w * 3 + i * 5) % ids.len()];
+                    let status = if (w + i) % 3 == 0 { 1 } else { 2 };
+                    let id_text = session.1.to_string();
+                    let headers = [
+                        ("cookie", session.0.as_str()),
+                        ("new-api-user", id_text.as_str()),
+                    ];
+                    // Writes fail while the database restarts; that is part of the test.
+                    let _ = common::system::send_json(
+                        "PUT",
+                        &format!("{url}/api/token/?status_only=true"),
+                        &headers,
+                        json!({"id": id, "status": status}),
+                    )
+                    .await;
+                    tokio::time::sleep(Duration::from_millis(25)).await;
+                }
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    pg.restart();
+    for w in writers {
+        w.await.unwrap();
+    }
+    // What the database holds now (read after the writers ended).
+    let mut want = std::collections::HashMap::new();
+    let start = Instant::now();
+    while want.len() < tokens.len() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the control plane did not recover"
+        );
+        let listed = sys
+            .cp
+            .call_as(
+                &sys.user_session,
+                "GET",
+                "/api/token/?p=1&page_size=100",
+                Value::Null,
+            )
+            .await;
+        if let Some(items) = listed["data"]["items"].as_array() {
+            for t in items {
+                want.insert(
+                    t["id"].as_i64().unwrap(),
+                    t["status"].as_i64().unwrap() == 1,
+                );
+            }
+        } else {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+    let start = Instant::now();
+    loop {
+        let mut wrong = Vec::new();
+        for gw in &gws {
+            for (id, key) in &tokens {
+                let served = gw.chat(key, "gpt-4o-mini").await.status == 200;
+                if served != want[id] {
+                    wrong.push((gw.addr, *id, want[id]));
+                }
+            }
+        }
+        if wrong.is_empty() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "gateways disagree with the database: {wrong:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
 }
 
 on_both_databases!(

@@ -139,10 +139,22 @@ impl ControlPlane {
 
     /// Like [`ControlPlane::start`], with more command-line arguments (gRPC listener, TLS).
     pub async fn start_with(postgres: bool, extra_args: Vec<String>) -> Option<ControlPlane> {
-        let db = if postgres {
-            let admin_url = std::env::var("DATABASE_URL")
-                .ok()
-                .filter(|u| !u.is_empty())?;
+        let admin_url = if postgres {
+            Some(
+                std::env::var("DATABASE_URL")
+                    .ok()
+                    .filter(|u| !u.is_empty())?,
+            )
+        } else {
+            None
+        };
+        Some(Self::start_on(admin_url, extra_args).await)
+    }
+
+    /// A control plane on a fresh database of the PostgreSQL server at `admin_url` (SQLite
+    /// when `None`).
+    pub async fn start_on(admin_url: Option<String>, extra_args: Vec<String>) -> ControlPlane {
+        let db = if let Some(admin_url) = admin_url {
             let name = format!("planes_{}_{}", std::process::id(), free_port());
             let status = Command::new("psql")
                 .args([
@@ -175,7 +187,7 @@ impl ControlPlane {
             .await;
         assert_eq!(setup["success"], json!(true), "{setup}");
         cp.admin = cp.login("root", ROOT_PASSWORD).await;
-        Some(cp)
+        cp
     }
 
     pub fn url(&self) -> String {
@@ -427,10 +439,24 @@ impl System {
 
     /// Like [`System::start`], with more control-plane arguments.
     pub async fn start_with(postgres: bool, cp_args: Vec<String>) -> Option<System> {
+        let admin_url = if postgres {
+            Some(
+                std::env::var("DATABASE_URL")
+                    .ok()
+                    .filter(|u| !u.is_empty())?,
+            )
+        } else {
+            None
+        };
+        Self::start_on(admin_url, cp_args).await
+    }
+
+    /// Like [`System::start`], on the PostgreSQL server at `admin_url` (SQLite when `None`).
+    pub async fn start_on(admin_url: Option<String>, cp_args: Vec<String>) -> Option<System> {
         let mock = mock_provider::start("127.0.0.1:0".parse().unwrap())
             .await
             .unwrap();
-        let cp = ControlPlane::start_with(postgres, cp_args).await?;
+        let cp = ControlPlane::start_on(admin_url, cp_args).await;
         cp.ok(
             "POST",
             "/api/user/",
@@ -563,4 +589,131 @@ macro_rules! on_both_databases {
             }
         )*
     };
+}
+
+/// A PostgreSQL server of the test's own (initdb into a temporary folder, a free port), so a
+/// test can restart it without disturbing others.
+pub struct PrivatePostgres {
+    dir: tempfile::TempDir,
+    bin: PathBuf,
+    pub port: u16,
+}
+
+impl PrivatePostgres {
+    /// Starts one; `None` when PostgreSQL's server binaries are not installed.
+    pub fn start() -> Option<PrivatePostgres> {
+        let bin = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| e.path().join("bin"))
+            .find(|b| b.join("initdb").exists())?;
+        let dir = tempfile::tempdir().unwrap();
+        let pg = PrivatePostgres {
+            dir,
+            bin,
+            port: free_port(),
+        };
+        if pg.as_root() {
+            // The server refuses to run as root: the folder goes to the postgres user.
+            let ok = Command::new("chown")
+                .args(["-R", "postgres", pg.dir.path().to_str().unwrap()])
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok, "chown failed");
+        }
+        let data = pg.dir.path().join("data");
+        pg.run(
+            "initdb",
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+            ],
+        );
+        pg.pg_ctl("start");
+        Some(pg)
+    }
+
+    fn as_root(&self) -> bool {
+        Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+    }
+
+    fn run(&self, program: &str, args: &[&str]) {
+        let exe = self.bin.join(program);
+        let mut cmd = if self.as_root() {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&exe);
+            c
+        } else {
+            Command::new(&exe)
+        };
+        let out = cmd.args(args).stdout(Stdio::null()).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{program} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn pg_ctl(&self, action: &str) {
+        let data = self.dir.path().join("data");
+        let opts = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            self.port,
+            self.dir.path().display()
+        );
+        let log = self.dir.path().join("server.log");
+        self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-o",
+                &opts,
+                "-l",
+                log.to_str().unwrap(),
+                "-m",
+                "fast",
+                "-w",
+                action,
+            ],
+        );
+    }
+
+    /// The URL of its `postgres` database (an admin URL for [`ControlPlane::start_on`]).
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// Stops and starts the server (every connection is lost).
+    pub fn restart(&self) {
+        self.pg_ctl("restart");
+    }
+}
+
+impl Drop for PrivatePostgres {
+    fn drop(&mut self) {
+        let data = self.dir.path().join("data");
+        let exe = self.bin.join("pg_ctl");
+        let mut cmd = if self.as_root() {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&exe);
+            c
+        } else {
+            Command::new(&exe)
+        };
+        let _ = cmd
+            .args(["-D", data.to_str().unwrap(), "-m", "immediate", "stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
 }
