@@ -62,27 +62,71 @@ impl Feed {
 /// Versions read while some config writers were still open: each becomes stable once all of
 /// those writers have ended (PostgreSQL; see [`config_changes::open_writers`]).
 #[derive(Default)]
-struct Pending(Vec<(i64, Vec<String>)>);
+struct Pending {
+    /// (version, writers open when it was read, when it was read), oldest first.
+    waiting: Vec<(i64, Vec<String>, Instant)>,
+    /// When the feed last said it was held up (at most every [`STALL_LOG_EVERY`]).
+    warned: Option<Instant>,
+}
+
+/// Past this many waiting versions, new ones merge into the newest (a writer left open must
+/// not grow the list without bound).
+const MAX_PENDING: usize = 1000;
+/// A version held up this long by an open writer is logged (and again at this interval).
+const STALL_LOG_EVERY: Duration = Duration::from_secs(30);
 
 impl Pending {
     /// Records `max` read before `writers` (the writers open then), and returns the newest
     /// version whose writers are all gone now.
     fn settle(&mut self, max: i64, writers: Vec<String>) -> Option<i64> {
-        if self.0.last().is_none_or(|(v, _)| *v < max) {
-            self.0.push((max, writers.clone()));
+        if self.waiting.last().is_none_or(|(v, _, _)| *v < max) {
+            if self.waiting.len() >= MAX_PENDING
+                && let Some(last) = self.waiting.last_mut()
+            {
+                // Waiting for the union is waiting at least as long: still never early.
+                last.0 = max;
+                for w in &writers {
+                    if !last.1.contains(w) {
+                        last.1.push(w.clone());
+                    }
+                }
+            } else {
+                self.waiting.push((max, writers.clone(), Instant::now()));
+            }
         }
         let open: std::collections::HashSet<&String> = writers.iter().collect();
-        let done = self
-            .0
+        let Some(done) = self
+            .waiting
             .iter()
-            .rposition(|(_, w)| !w.iter().any(|x| open.contains(x)))?;
-        let stable = self.0[done].0;
-        self.0.drain(..=done);
+            .rposition(|(_, w, _)| !w.iter().any(|x| open.contains(x)))
+        else {
+            self.warn_if_stalled();
+            return None;
+        };
+        let stable = self.waiting[done].0;
+        self.waiting.drain(..=done);
         Some(stable)
     }
 
+    fn warn_if_stalled(&mut self) {
+        let Some((version, writers, since)) = self.waiting.first() else {
+            return;
+        };
+        if since.elapsed() > STALL_LOG_EVERY
+            && self.warned.is_none_or(|w| w.elapsed() > STALL_LOG_EVERY)
+        {
+            self.warned = Some(Instant::now());
+            tracing::warn!(
+                version,
+                waiting_s = since.elapsed().as_secs(),
+                transactions = ?writers,
+                "config feed held up: a transaction that changed gateway config is still open"
+            );
+        }
+    }
+
     fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.waiting.is_empty()
     }
 }
 
@@ -327,5 +371,39 @@ async fn stream_changes(
                 stable = *wake.borrow_and_update();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn a_version_is_stable_once_the_writers_open_when_it_was_read_have_ended() {
+        let mut p = Pending::default();
+        // Nothing open: stable at once.
+        assert_eq!(p.settle(5, w(&[])), Some(5));
+        // Version 9 read while A and B were open: not yet.
+        assert_eq!(p.settle(9, w(&["A", "B"])), None);
+        // B ended, C started and 12 was read: 9 still waits for A.
+        assert_eq!(p.settle(12, w(&["A", "C"])), None);
+        // A ended: 9 is stable, 12 waits for C.
+        assert_eq!(p.settle(12, w(&["C"])), Some(9));
+        assert_eq!(p.settle(12, w(&["D"])), Some(12));
+        assert!(p.is_empty());
+    }
+
+    #[test]
+    fn a_writer_left_open_does_not_grow_the_list_without_bound() {
+        let mut p = Pending::default();
+        for v in 1..5000 {
+            assert_eq!(p.settle(v, w(&["stuck", &format!("t{v}")])), None);
+        }
+        assert!(p.waiting.len() <= MAX_PENDING);
+        assert_eq!(p.settle(5000, w(&[])), Some(5000));
     }
 }
