@@ -233,6 +233,23 @@ impl Pki {
     fn path(&self, name: &str) -> String {
         self.dir.path().join(name).display().to_string()
     }
+
+    /// A control plane serving gRPC over TLS on its own port, requiring client certificates
+    /// when `mtls`.
+    fn control_plane_args(&self, grpc_port: u16, mtls: bool) -> Vec<String> {
+        let mut args = vec![
+            "--grpc-listen".to_string(),
+            format!("127.0.0.1:{grpc_port}"),
+            "--grpc-tls-cert".into(),
+            self.path("server.pem"),
+            "--grpc-tls-key".into(),
+            self.path("server.key"),
+        ];
+        if mtls {
+            args.extend(["--grpc-client-ca".into(), self.path("ca.pem")]);
+        }
+        args
+    }
 }
 
 fn spawn_tls_gateway(sys: &System, grpc_port: u16, name: &str, args: &[String]) -> Gateway {
@@ -249,16 +266,7 @@ async fn tls_and_mtls_between_the_planes(postgres: bool) {
     let pki = Pki::new();
     let grpc_port = common::free_port();
     // mTLS: the client certificate is the gateway's credential (no token is generated).
-    let cp_args = vec![
-        "--grpc-listen".to_string(),
-        format!("127.0.0.1:{grpc_port}"),
-        "--grpc-tls-cert".into(),
-        pki.path("server.pem"),
-        "--grpc-tls-key".into(),
-        pki.path("server.key"),
-        "--grpc-client-ca".into(),
-        pki.path("ca.pem"),
-    ];
+    let cp_args = pki.control_plane_args(grpc_port, true);
     let Some(sys) = System::start_with(postgres, cp_args).await else {
         eprintln!("DATABASE_URL not set: PostgreSQL variant skipped");
         return;
@@ -336,14 +344,7 @@ async fn tls_and_mtls_between_the_planes(postgres: bool) {
 async fn tls_with_a_sync_token(postgres: bool) {
     let pki = Pki::new();
     let grpc_port = common::free_port();
-    let cp_args = vec![
-        "--grpc-listen".to_string(),
-        format!("127.0.0.1:{grpc_port}"),
-        "--grpc-tls-cert".into(),
-        pki.path("server.pem"),
-        "--grpc-tls-key".into(),
-        pki.path("server.key"),
-    ];
+    let cp_args = pki.control_plane_args(grpc_port, false);
     let Some(sys) = System::start_with(postgres, cp_args).await else {
         eprintln!("DATABASE_URL not set: PostgreSQL variant skipped");
         return;

@@ -132,6 +132,18 @@ pub fn log_file(path: &Path) -> std::fs::File {
         .unwrap()
 }
 
+/// The PostgreSQL admin URL for a scenario: `Some(None)` for SQLite, `Some(Some(url))` from
+/// `DATABASE_URL` for PostgreSQL, `None` when PostgreSQL is asked for and not configured.
+fn admin_url(postgres: bool) -> Option<Option<String>> {
+    if !postgres {
+        return Some(None);
+    }
+    std::env::var("DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+        .map(Some)
+}
+
 impl ControlPlane {
     pub async fn start(postgres: bool) -> Option<ControlPlane> {
         Self::start_with(postgres, Vec::new()).await
@@ -139,16 +151,7 @@ impl ControlPlane {
 
     /// Like [`ControlPlane::start`], with more command-line arguments (gRPC listener, TLS).
     pub async fn start_with(postgres: bool, extra_args: Vec<String>) -> Option<ControlPlane> {
-        let admin_url = if postgres {
-            Some(
-                std::env::var("DATABASE_URL")
-                    .ok()
-                    .filter(|u| !u.is_empty())?,
-            )
-        } else {
-            None
-        };
-        Some(Self::start_on(admin_url, extra_args).await)
+        Some(Self::start_on(admin_url(postgres)?, extra_args).await)
     }
 
     /// A control plane on a fresh database of the PostgreSQL server at `admin_url` (SQLite
@@ -439,16 +442,7 @@ impl System {
 
     /// Like [`System::start`], with more control-plane arguments.
     pub async fn start_with(postgres: bool, cp_args: Vec<String>) -> Option<System> {
-        let admin_url = if postgres {
-            Some(
-                std::env::var("DATABASE_URL")
-                    .ok()
-                    .filter(|u| !u.is_empty())?,
-            )
-        } else {
-            None
-        };
-        Self::start_on(admin_url, cp_args).await
+        Self::start_on(admin_url(postgres)?, cp_args).await
     }
 
     /// Like [`System::start`], on the PostgreSQL server at `admin_url` (SQLite when `None`).
