@@ -20,6 +20,7 @@ run: console build-deps
 		cargo build --profile $(CARGO_PROFILE) --locked -p control-plane -p gateway
 	@set -e; \
 	$(BIN_DIR)/control-plane --listen $(CONTROL_PLANE_LISTEN) --data-dir $(DATA_DIR) \
+		--trusted-proxies 127.0.0.1,::1 \
 		$(if $(wildcard console/dist/index.html),--console-dir console/dist,) & cp=$$!; \
 	trap 'kill -TERM $$cp 2>/dev/null; wait $$cp' EXIT; \
 	$(BIN_DIR)/gateway --listen $(LISTEN) --admin-listen $(GATEWAY_ADMIN_LISTEN) \

@@ -3,7 +3,7 @@
  * provider: a token made in the console carries a real chat call whose cost shows in the
  * wallet, and a code made on the redemption page raises the balance when redeemed there.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { chat, chatWhenReady, ensureMockChannel } from './gateway';
 import { confirmPopover, login, setLanguage } from './helpers';
 
@@ -52,6 +52,31 @@ async function copiedText(page: Page): Promise<string> {
   return page.evaluate(() => navigator.clipboard.readText());
 }
 
+/**
+ * Clicks a token copy button and answers what it copied. Token lists carry masked keys: the
+ * button first reads the whole key from the server, so the clipboard (or the fallback dialog)
+ * fills a moment after the click.
+ */
+async function copyWith(page: Page, button: Locator): Promise<string> {
+  await page.evaluate(() => navigator.clipboard.writeText('').catch(() => undefined));
+  await button.click();
+  const dialog = page.locator('.ant-modal-confirm');
+  let text = '';
+  await expect
+    .poll(
+      async () => {
+        text = (await dialog.isVisible())
+          ? (await dialog.locator('code').innerText()).trim()
+          : await page.evaluate(() => navigator.clipboard.readText());
+        return text !== '';
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  if (await dialog.isVisible()) await dialog.getByRole('button').last().click();
+  return text;
+}
+
 /** The wallet's balance in quota units. */
 async function walletQuota(page: Page): Promise<number> {
   const el = page.getByTestId('wallet-balance-quota');
@@ -94,10 +119,20 @@ test('a console token carries a gateway call that costs quota; a redeemed code r
   await expect(page.getByText('Token created')).toBeVisible();
   const row = page.locator('tr', { hasText: name });
   await expect(row.getByText('$10.00')).toBeVisible();
-  await expect(row.locator('[data-testid^="token-key-"]')).toContainText('**********');
-  await row.locator('[data-testid^="token-copy-"]').click();
-  const key = await copiedText(page);
+  const shownKey = row.locator('[data-testid^="token-key-"]');
+  await expect(shownKey).toContainText('**********');
+  const key = await copyWith(page, row.locator('[data-testid^="token-copy-"]'));
   expect(key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
+  // The list never carries the whole key; show reads it, hide masks it again.
+  const listed = await (
+    await page.request.get('/api/token/', { params: { p: 1, page_size: 100 }, headers: ROOT_HEADERS })
+  ).text();
+  expect(listed).toContain(name);
+  expect(listed).not.toContain(key.slice(3));
+  await row.locator('[data-testid^="token-reveal-"]').click();
+  await expect(shownKey).toHaveText(key);
+  await row.locator('[data-testid^="token-reveal-"]').click();
+  await expect(shownKey).toContainText('**********');
 
   // The balance before the call.
   await page.goto('/topup');
@@ -180,8 +215,7 @@ test('tokens: batch creation, copy selected, enable/disable, edit, delete', asyn
   // Copy selected: one "name<TAB>key" line per selected token.
   await rows.nth(0).locator('.ant-checkbox-input').check();
   await rows.nth(1).locator('.ant-checkbox-input').check();
-  await page.getByTestId('tokens-copy-selected').click();
-  const lines = (await copiedText(page)).split('\n');
+  const lines = (await copyWith(page, page.getByTestId('tokens-copy-selected'))).split('\n');
   expect(lines).toHaveLength(2);
   for (const line of lines) expect(line).toMatch(new RegExp(`^${name}(-[A-Za-z0-9]{6})?\\tsk-[A-Za-z0-9]{48}$`));
 

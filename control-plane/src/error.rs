@@ -29,6 +29,12 @@ pub enum ApiError {
     /// No such route or resource: HTTP 404.
     #[error("not found")]
     NotFound,
+    /// Too many attempts at a guarded endpoint: HTTP 429 with `Retry-After` (seconds).
+    #[error("too many attempts; retry after {retry_after} s")]
+    TooManyAttempts { retry_after: u64 },
+    /// Busy for now (every password-hashing slot taken): HTTP 503.
+    #[error("unavailable: {0:?}")]
+    Unavailable(Msg),
     /// A failure of ours (database, hashing); the detail is logged, never sent.
     #[error("internal: {0}")]
     Internal(String),
@@ -42,6 +48,13 @@ impl ApiError {
             ApiError::Rejected(m) => (StatusCode::OK, m.clone()),
             ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
             ApiError::NotFound => (StatusCode::NOT_FOUND, Msg::NotFound),
+            ApiError::TooManyAttempts { retry_after } => (
+                StatusCode::TOO_MANY_REQUESTS,
+                Msg::TooManyAttempts {
+                    seconds: *retry_after,
+                },
+            ),
+            ApiError::Unavailable(m) => (StatusCode::SERVICE_UNAVAILABLE, m.clone()),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, Msg::Internal),
         }
     }
@@ -50,6 +63,15 @@ impl ApiError {
 impl From<sqlx::Error> for ApiError {
     fn from(err: sqlx::Error) -> Self {
         ApiError::Internal(format!("database: {err}"))
+    }
+}
+
+impl From<crate::hashing::HashError> for ApiError {
+    fn from(err: crate::hashing::HashError) -> Self {
+        match err {
+            crate::hashing::HashError::Busy => ApiError::Unavailable(Msg::ServerBusy),
+            crate::hashing::HashError::Failed(detail) => ApiError::Internal(detail),
+        }
     }
 }
 
@@ -79,7 +101,13 @@ impl IntoResponse for ApiError {
             tracing::error!(detail = %detail, "request failed");
         }
         let (status, msg) = self.status_and_msg();
-        envelope_failure(status, &msg, Lang::En)
+        let mut response = envelope_failure(status, &msg, Lang::En);
+        if let ApiError::TooManyAttempts { retry_after } = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+        }
+        response
     }
 }
 

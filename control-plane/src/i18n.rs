@@ -204,6 +204,7 @@ pub enum Msg {
     WebhookUrlHttps,
     WebhookUrlRequired,
     ChannelNameKeyRequired,
+    ChannelKeyRequiredForDestination,
     ChannelModelsRequired,
     ChannelTypeUnknown {
         channel_type: i64,
@@ -239,6 +240,18 @@ pub enum Msg {
     OnlineTopupDisabled,
     PaymentMethodInvalid,
     TooManyRequests,
+    TooManyAttempts {
+        seconds: u64,
+    },
+    ServerBusy,
+    RedemptionKeyTooShort {
+        min: usize,
+    },
+    QuotaBeforeRequired,
+    QuotaChanged {
+        current: i64,
+    },
+    QuotaEditAmbiguous,
     Internal,
 }
 
@@ -344,7 +357,7 @@ impl Msg {
             Msg::RedemptionWindowInvalid => ("the effective time must be earlier than the expiry time".into(), "生效时间必须早于过期时间".into()),
             Msg::RedemptionQuotaInvalid => ("the quota must be a positive integer".into(), "额度必须是正整数".into()),
             Msg::RedemptionCountInvalid { max } => (format!("the number of codes must be a whole number from 1 to {max}").into(), format!("兑换码数量必须是 1 到 {max} 之间的整数").into()),
-            Msg::RedemptionKeyInvalid => ("a custom code must be 4 to 32 letters, digits, '-' or '_', and only one code can be created with it".into(), "自定义兑换码须为 4 到 32 位字母、数字、- 或 _，且只能创建一个".into()),
+            Msg::RedemptionKeyInvalid => ("a custom code must be 16 to 32 letters, digits, '-' or '_', and only one code can be created with it".into(), "自定义兑换码须为 16 到 32 位字母、数字、- 或 _，且只能创建一个".into()),
             Msg::RedemptionKeyTaken => ("this redemption code already exists".into(), "该兑换码已存在".into()),
             Msg::RedemptionNotEditable => ("only unused codes can be edited".into(), "只有未使用的兑换码可以编辑".into()),
             Msg::RedemptionUsedCannotEnable => ("a used code cannot be enabled".into(), "已使用的兑换码无法启用".into()),
@@ -358,6 +371,7 @@ impl Msg {
             Msg::WebhookUrlHttps => ("the webhook address must start with https://".into(), "Webhook 地址必须以 https:// 开头".into()),
             Msg::WebhookUrlRequired => ("please enter the webhook address".into(), "请输入 Webhook 地址".into()),
             Msg::ChannelNameKeyRequired => ("please fill in the channel name and key".into(), "请填写渠道名称和渠道密钥！".into()),
+            Msg::ChannelKeyRequiredForDestination => ("the base URL, header override or proxy changed: enter the channel's key again to save".into(), "修改了 Base URL、请求头覆盖或代理设置，请重新填写渠道密钥后保存".into()),
             Msg::ChannelModelsRequired => ("please choose at least one model".into(), "请至少选择一个模型！".into()),
             Msg::ChannelTypeUnknown { channel_type } => (format!("unknown channel type {channel_type}").into(), format!("未知的渠道类型 {channel_type}").into()),
             Msg::ChannelJsonInvalid { field } => (format!("{field} must be valid JSON").into(), format!("{field} 必须是合法的 JSON 格式！").into()),
@@ -379,6 +393,12 @@ impl Msg {
             Msg::OnlineTopupDisabled => ("the administrator has not enabled online top-up".into(), "管理员未开启在线充值".into()),
             Msg::PaymentMethodInvalid => ("the payment method must be zfb (Alipay) or wx (WeChat Pay)".into(), "支付方式只能是 zfb（支付宝）或 wx（微信）".into()),
             Msg::TooManyRequests => ("too many requests, try again later".into(), "请求过于频繁，请稍后再试".into()),
+            Msg::TooManyAttempts { seconds } => (format!("too many attempts, try again in {seconds} seconds").into(), format!("尝试次数过多，请 {seconds} 秒后再试").into()),
+            Msg::ServerBusy => ("the server is busy, try again in a moment".into(), "服务器繁忙，请稍后再试".into()),
+            Msg::RedemptionKeyTooShort { min } => (format!("a custom code must be at least {min} characters long, so that it cannot be guessed").into(), format!("自定义兑换码长度至少为 {min} 位，以免被猜中").into()),
+            Msg::QuotaBeforeRequired => ("to change the quota, send quota_before (the quota the form was loaded with) or quota_delta".into(), "修改额度时请同时提供 quota_before（表单加载时的额度），或使用 quota_delta".into()),
+            Msg::QuotaChanged { current } => (format!("the quota changed to {current} after the form was loaded; reload and try again").into(), format!("表单加载后额度已变为 {current}，请刷新后重试").into()),
+            Msg::QuotaEditAmbiguous => ("send either a new quota or quota_delta, not both".into(), "请只提供新额度或 quota_delta 其中之一".into()),
             Msg::Internal => ("internal server error, contact the administrator".into(), "服务器内部错误，请联系管理员".into()),
         };
         match lang {

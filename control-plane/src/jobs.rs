@@ -1,4 +1,4 @@
-//! Periodic housekeeping that the binary schedules: log retention.
+//! Periodic housekeeping that the binary schedules: log retention, expired attempt counters.
 
 use crate::state::AppState;
 use crate::store;
@@ -10,4 +10,10 @@ pub async fn apply_log_retention(state: &AppState) -> Result<u64, sqlx::Error> {
         return Ok(0);
     }
     store::logs::delete_before(state.db(), store::now() - days * 86_400).await
+}
+
+/// Deletes attempt counters whose window is over; returns how many.
+pub async fn purge_auth_attempts(state: &AppState) -> Result<u64, sqlx::Error> {
+    let window = state.settings().auth.limits().window_secs;
+    store::auth_attempts::purge_before(state.db(), store::now().saturating_sub(window)).await
 }

@@ -5,6 +5,7 @@
 pub mod api;
 pub mod domain;
 pub mod error;
+pub mod hashing;
 pub mod i18n;
 pub mod jobs;
 pub mod metrics;
@@ -14,10 +15,10 @@ pub mod state;
 pub mod store;
 pub mod sync;
 
-use axum::Router;
 use axum::extract::State;
 use axum::middleware;
 use axum::routing::get;
+use axum::{Extension, Router};
 use tower_http::trace::TraceLayer;
 
 use crate::state::AppState;
@@ -38,7 +39,9 @@ pub fn app(state: AppState) -> Router {
         .layer(middleware::from_fn(error::localize_errors))
         .layer(TraceLayer::new_for_http())
         .with_state(state.clone())
-        .merge(metrics_router(state))
+        .merge(metrics_router(state.clone()))
+        .layer(middleware::map_response(api::security_headers::add))
+        .layer(Extension(state.settings().trusted_proxies.clone()))
 }
 
 /// `GET /metrics`: Prometheus text format (outside the setup gate; no secrets in it).

@@ -60,7 +60,7 @@ async fn main() -> anyhow::Result<()> {
 
 async fn open(settings: &Settings) -> anyhow::Result<Db> {
     let db = Db::connect(
-        settings.database_url.as_deref(),
+        settings.database_url.as_ref().map(|u| u.expose()),
         &settings.data_dir,
         settings.database_max_connections,
     )
@@ -200,7 +200,7 @@ fn spawn_session_purge(db: Db) {
     });
 }
 
-/// Deletes logs older than `LogRetentionDays` (when set) every hour.
+/// Deletes logs older than `LogRetentionDays` (when set) and expired attempt counters every hour.
 fn spawn_log_retention(state: AppState) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
@@ -210,6 +210,9 @@ fn spawn_log_retention(state: AppState) {
                 Ok(n) if n > 0 => tracing::info!(removed = n, "old logs deleted"),
                 Ok(_) => {}
                 Err(err) => tracing::warn!(error = %err, "log retention failed"),
+            }
+            if let Err(err) = control_plane::jobs::purge_auth_attempts(&state).await {
+                tracing::warn!(error = %err, "purging attempt counters failed");
             }
         }
     });

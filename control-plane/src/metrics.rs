@@ -5,6 +5,8 @@ use prometheus::{Encoder, IntCounterVec, Opts, Registry, TextEncoder};
 pub const USAGE_RECORDS: &str = "control_plane_usage_records_total";
 pub const USAGE_REJECTED: &str = "control_plane_usage_rejected_total";
 pub const GATEWAYS_REFUSED: &str = "control_plane_gateway_refused_total";
+pub const PASSWORD_HASHES: &str = "control_plane_password_hashes_total";
+pub const AUTH_THROTTLED: &str = "control_plane_auth_throttled_total";
 
 /// The control plane's metrics in their own registry (tests run several in one process).
 pub struct Metrics {
@@ -15,6 +17,10 @@ pub struct Metrics {
     pub usage_rejected: IntCounterVec,
     /// gRPC calls refused for missing or wrong gateway credentials, by reason.
     pub gateways_refused: IntCounterVec,
+    /// Password hashes computed, by operation (hash, verify).
+    pub password_hashes: IntCounterVec,
+    /// Credential attempts refused with 429, by endpoint (login, register, …).
+    pub auth_throttled: IntCounterVec,
 }
 
 impl Metrics {
@@ -35,6 +41,16 @@ impl Metrics {
             ),
             &["reason"],
         )?;
+        let password_hashes = IntCounterVec::new(
+            Opts::new(PASSWORD_HASHES, "Password hashes computed"),
+            &["op"],
+        )?;
+        let auth_throttled = IntCounterVec::new(
+            Opts::new(AUTH_THROTTLED, "Credential attempts refused past a limit"),
+            &["action"],
+        )?;
+        registry.register(Box::new(password_hashes.clone()))?;
+        registry.register(Box::new(auth_throttled.clone()))?;
         registry.register(Box::new(usage_records.clone()))?;
         registry.register(Box::new(usage_rejected.clone()))?;
         registry.register(Box::new(gateways_refused.clone()))?;
@@ -43,6 +59,8 @@ impl Metrics {
             usage_records,
             usage_rejected,
             gateways_refused,
+            password_hashes,
+            auth_throttled,
         })
     }
 

@@ -6,7 +6,18 @@ use std::time::Duration;
 
 use clap::Args;
 
-/// How the server runs: where it listens, which database it owns, how sessions behave.
+use crate::domain::secrets::Secret;
+pub use adapters::client_ip::TrustedProxies;
+
+fn parse_trusted_proxies(raw: &str) -> Result<TrustedProxies, String> {
+    TrustedProxies::parse(raw)
+}
+
+mod auth;
+pub use auth::{AuthSettings, SecureCookies};
+
+/// How the server runs: where it listens, which database it owns, how sessions behave. Secrets
+/// are [`Secret`]s (redacted in `Debug`) and their environment values are hidden from `--help`.
 #[derive(Debug, Clone, Args)]
 pub struct Settings {
     /// Address for the REST API, the console and (unless `--grpc-listen` is set) the gateways'
@@ -15,8 +26,8 @@ pub struct Settings {
     pub listen: SocketAddr,
 
     /// PostgreSQL URL (`postgres://…`). Without it, SQLite in the data folder is used.
-    #[arg(long, env = "DATABASE_URL")]
-    pub database_url: Option<String>,
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<Secret>,
 
     /// Folder for the embedded SQLite database and other local state.
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
@@ -26,9 +37,15 @@ pub struct Settings {
     #[arg(long, env = "SESSION_TTL_HOURS", default_value_t = 720)]
     pub session_ttl_hours: u64,
 
-    /// Mark the session cookie `Secure` (serve the console over HTTPS when set).
-    #[arg(long, env = "SESSION_COOKIE_SECURE", default_value_t = false)]
-    pub session_cookie_secure: bool,
+    /// Sign-in protection: attempt limits, the password-hashing pool, `Secure` cookies.
+    #[command(flatten, next_help_heading = "Sign-in protection")]
+    pub auth: AuthSettings,
+
+    /// Proxies in front of the control plane whose `X-Forwarded-For` / `X-Forwarded-Proto`
+    /// are believed: CIDRs or addresses, comma-separated. None by default; `make run` trusts
+    /// loopback, where its gateway (which appends each client's address) forwards from.
+    #[arg(long, env = "TRUSTED_PROXIES", default_value = "", value_parser = parse_trusted_proxies)]
+    pub trusted_proxies: TrustedProxies,
 
     /// Folder of the built console (`console/dist`); served with an SPA fallback when present.
     #[arg(long, env = "CONSOLE_DIR")]
@@ -37,13 +54,13 @@ pub struct Settings {
     /// One-time token accepted by `POST /api/setup` from non-loopback clients. A random one is
     /// generated and logged at start when unset and the system is not initialized.
     #[arg(long, env = "SETUP_TOKEN", hide_env_values = true)]
-    pub setup_token: Option<String>,
+    pub setup_token: Option<Secret>,
 
     /// Secret from which the key that encrypts channel and token keys at rest is derived. Every
     /// control-plane replica needs the same value. When unset, a random one is kept in
     /// `<data-dir>/encryption.key` (created on first start).
     #[arg(long, env = "ENCRYPTION_KEY", hide_env_values = true)]
-    pub encryption_key: Option<String>,
+    pub encryption_key: Option<Secret>,
 
     /// Turnstile siteverify endpoint used when human verification is on.
     #[arg(long, env = "TURNSTILE_VERIFY_URL", default_value = crate::outbound::turnstile::DEFAULT_VERIFY_URL)]
@@ -57,7 +74,7 @@ pub struct Settings {
     /// no client CA is configured, one is generated into `<data-dir>/gateway-sync-token` (hand
     /// that file to the gateways with `--sync-token-file`). Every replica needs the same value.
     #[arg(long, env = "GATEWAY_SYNC_TOKEN", hide_env_values = true)]
-    pub gateway_sync_token: Option<String>,
+    pub gateway_sync_token: Option<Secret>,
 
     /// Serve the gateways' gRPC services on this address only (not on `--listen`). Needed for
     /// TLS between the planes.
@@ -92,10 +109,10 @@ impl Settings {
     pub fn for_tests(data_dir: PathBuf, database_url: Option<String>) -> Self {
         Settings {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-            database_url,
+            database_url: database_url.map(Secret::from),
             data_dir,
             session_ttl_hours: 1,
-            session_cookie_secure: false,
+            auth: AuthSettings::default(),
             console_dir: None,
             setup_token: None,
             encryption_key: Some("test-encryption-key".into()),
@@ -107,6 +124,8 @@ impl Settings {
             grpc_tls_key: None,
             grpc_client_ca: None,
             shutdown_timeout: 10,
+            // Tests play the local proxy (the embedded gateway's place) from loopback.
+            trusted_proxies: TrustedProxies::parse("127.0.0.1/32, ::1").unwrap_or_default(),
         }
     }
 }

@@ -26,6 +26,7 @@ struct Inner {
     start_time: i64,
     gateway_credentials: GatewayCredentials,
     metrics: crate::metrics::Metrics,
+    passwords: crate::hashing::PasswordPool,
     /// Set to true once the process is stopping: gateway streams end.
     shutdown: tokio::sync::watch::Sender<bool>,
 }
@@ -36,14 +37,21 @@ impl AppState {
         let initialized = store::setup::is_initialized(&db).await?;
         let setup_token = settings
             .setup_token
-            .clone()
+            .as_ref()
+            .map(|t| t.expose().to_owned())
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| secrets::random_alphanumeric(32));
         let gateway_credentials = GatewayCredentials::resolve(&settings)?;
+        let metrics = crate::metrics::Metrics::new()?;
         Ok(AppState {
             inner: Arc::new(Inner {
                 gateway_credentials,
-                metrics: crate::metrics::Metrics::new()?,
+                passwords: crate::hashing::PasswordPool::new(
+                    settings.auth.hash_concurrency(),
+                    settings.auth.hash_wait(),
+                    metrics.password_hashes.clone(),
+                ),
+                metrics,
                 shutdown: tokio::sync::watch::Sender::new(false),
                 cipher: load_cipher(&settings)?,
                 db,
@@ -86,6 +94,11 @@ impl AppState {
 
     pub fn metrics(&self) -> &crate::metrics::Metrics {
         &self.inner.metrics
+    }
+
+    /// The bounded pool that hashes and checks passwords.
+    pub fn passwords(&self) -> &crate::hashing::PasswordPool {
+        &self.inner.passwords
     }
 
     /// Starts stopping: gateways' Watch and Report streams end (they reconnect elsewhere).
@@ -159,7 +172,12 @@ pub const KEY_FILE: &str = "encryption.key";
 /// The cipher for secrets: from `--encryption-key`, else from the data folder's key file, which
 /// is created with a random secret on first start.
 fn load_cipher(settings: &Settings) -> Result<Cipher, StateError> {
-    if let Some(secret) = settings.encryption_key.as_deref().filter(|s| !s.is_empty()) {
+    if let Some(secret) = settings
+        .encryption_key
+        .as_ref()
+        .map(|k| k.expose())
+        .filter(|s| !s.is_empty())
+    {
         return Ok(Cipher::from_secret(secret));
     }
     let path = settings.data_dir.join(KEY_FILE);

@@ -1,5 +1,5 @@
-//! The real binary: `--help`, `migrate`, `openapi`, and `serve` answering `GET /api/status` over a
-//! socket with SQLite in a fresh data folder.
+//! The real binary: `--help` (without secret environment values), `migrate`, `openapi`, and
+//! `serve` answering `GET /api/status` over a socket with SQLite in a fresh data folder.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{Read, Write};
@@ -57,6 +57,43 @@ fn help_lists_the_flags() {
     for command in ["serve", "migrate", "openapi"] {
         assert!(text.contains(command), "--help lacks {command}");
     }
+}
+
+/// Secrets set in the environment never appear in `--help` (clap shows other env values).
+#[test]
+fn help_never_shows_secret_environment_values() {
+    const MARKER: &str = "s3cret-marker-7f3a";
+    let secrets = [
+        (
+            "DATABASE_URL",
+            format!("postgres://root:{MARKER}@127.0.0.1:1/x"),
+        ),
+        ("ENCRYPTION_KEY", MARKER.to_string()),
+        ("GATEWAY_SYNC_TOKEN", MARKER.to_string()),
+        ("SETUP_TOKEN", MARKER.to_string()),
+    ];
+    for args in [["--help"], ["-h"]] {
+        let out = Command::new(BIN)
+            .args(args)
+            .envs(secrets.iter().map(|(k, v)| (k, v)))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("--database-url"), "{args:?}: {text}");
+        assert!(!text.contains(MARKER), "{args:?} shows a secret: {text}");
+    }
+    // The check can fail: a plain setting's environment value is shown.
+    let out = Command::new(BIN)
+        .arg("--help")
+        .env("DATA_DIR", MARKER)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains(MARKER));
 }
 
 #[test]

@@ -80,6 +80,11 @@ async fn create_validate_and_keep_keys_secret(app: &TestApp) {
         .await;
     assert_eq!(got.data()["base_url"], json!("https://api.example.com"));
     assert_eq!(got.data()["key_count"], json!(1));
+    assert_eq!(
+        got.data()["served"],
+        json!(true),
+        "the gateway relays OpenAI"
+    );
     assert!(got.data().get("key").is_none());
     assert!(!got.body.to_string().contains("sk-upstream-secret-1"));
     let list = app.get("/api/channel/").signed_in(&root).send().await;
@@ -87,6 +92,28 @@ async fn create_validate_and_keep_keys_secret(app: &TestApp) {
         !list.body.to_string().contains("sk-upstream-secret-1"),
         "keys never in lists"
     );
+    let mut aws = channel("aws");
+    aws["type"] = json!(33);
+    aws["key"] = json!("ak|sk|us-east-1");
+    let aws_id = create(app, &root, aws).await[0];
+    let got = app
+        .get(&format!("/api/channel/{aws_id}"))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(
+        got.data()["served"],
+        json!(false),
+        "the gateway has no adapter for AWS"
+    );
+    let list = app.get("/api/channel/").signed_in(&root).send().await;
+    let served: Vec<(&str, bool)> = list.data()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap(), c["served"].as_bool().unwrap()))
+        .collect();
+    assert!(served.contains(&("main", true)) && served.contains(&("aws", false)));
     let stored: String = sqlx::query_scalar("SELECT key_enc FROM channels WHERE id = $1")
         .bind(id)
         .fetch_one(&app.db().pool)
@@ -468,8 +495,96 @@ async fn copy_keeps_settings_and_keys_and_starts_usage_afresh(app: &TestApp) {
         .assert_rejected("the channel does not exist, refresh and try again");
 }
 
+/// The stored (decrypted) keys of a channel.
+async fn stored_keys(app: &TestApp, id: i64) -> String {
+    let enc: String = sqlx::query_scalar("SELECT key_enc FROM channels WHERE id = $1")
+        .bind(id)
+        .fetch_one(&app.db().pool)
+        .await
+        .unwrap();
+    control_plane::domain::crypto::Cipher::from_secret("test-encryption-key")
+        .decrypt(&enc)
+        .unwrap()
+}
+
+/// Sending a stored key somewhere new needs the key: an update that changes the base URL, the
+/// header override or the proxy setting without a key is refused; other changes are not.
+async fn redirecting_a_key_needs_the_key(app: &TestApp) {
+    let root = app.root().await;
+    let mut body = channel("guarded");
+    body["base_url"] = json!("https://api.example.com");
+    body["header_override"] = json!("{\"X-Team\": \"a\"}");
+    body["setting"] = json!("{\"proxy\": \"socks5://proxy.example:1080\", \"force_format\": true}");
+    let id = create(app, &root, body).await[0];
+    let refused =
+        "the base URL, header override or proxy changed: enter the channel's key again to save";
+    let put = |body: Value| app.put("/api/channel/", body).signed_in(&root);
+
+    for change in [
+        json!({"id": id, "base_url": "https://collector.example"}),
+        json!({"id": id, "base_url": "https://collector.example", "key": ""}),
+        json!({"id": id, "base_url": "https://collector.example", "key": " \n "}),
+        json!({"id": id, "base_url": ""}),
+        json!({"id": id, "header_override": "{\"X-Team\": \"b\"}"}),
+        json!({"id": id, "header_override": ""}),
+        json!({"id": id, "setting": "{\"proxy\": \"http://collector.example:8080\", \"force_format\": true}"}),
+        json!({"id": id, "setting": "{\"force_format\": true}"}),
+    ] {
+        put(change.clone()).send().await.assert_rejected(refused);
+    }
+    put(json!({"id": id, "base_url": "https://collector.example"}))
+        .zh()
+        .send()
+        .await
+        .assert_rejected("修改了 Base URL、请求头覆盖或代理设置，请重新填写渠道密钥后保存");
+    let kept = app
+        .get(&format!("/api/channel/{id}"))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(kept.data()["base_url"], json!("https://api.example.com"));
+    assert_eq!(kept.data()["header_override"], json!("{\"X-Team\": \"a\"}"));
+    assert_eq!(stored_keys(app, id).await, "sk-upstream-secret-1");
+
+    // Other fields need no key, nor does resending the same destination (as the console's
+    // edit form does), reformatted or with a trailing slash, or another setting changing.
+    let priority = put(json!({"id": id, "priority": 9})).send().await;
+    assert!(priority.success(), "{}", priority.body);
+    assert_eq!(priority.data()["priority"], json!(9));
+    let same = put(json!({
+        "id": id,
+        "name": "guarded-renamed",
+        "key": "",
+        "base_url": "https://api.example.com/",
+        "header_override": "{ \"X-Team\":\"a\" }",
+        "setting": "{\"force_format\": false, \"proxy\": \"socks5://proxy.example:1080\"}",
+        "models": "gpt-4o",
+    }))
+    .send()
+    .await;
+    assert!(same.success(), "{}", same.body);
+    assert_eq!(same.data()["name"], json!("guarded-renamed"));
+    assert_eq!(stored_keys(app, id).await, "sk-upstream-secret-1");
+
+    // With the key, the destination changes (and the new key is stored).
+    let moved = put(json!({
+        "id": id,
+        "base_url": "https://other.example",
+        "header_override": "{\"X-Team\": \"b\"}",
+        "setting": "{\"proxy\": \"http://proxy2.example:8080\"}",
+        "key": "sk-reentered",
+    }))
+    .send()
+    .await;
+    assert!(moved.success(), "{}", moved.body);
+    assert_eq!(moved.data()["base_url"], json!("https://other.example"));
+    assert_eq!(stored_keys(app, id).await, "sk-reentered");
+    assert!(!moved.body.to_string().contains("sk-reentered"));
+}
+
 on_both_backends!(
     create_validate_and_keep_keys_secret,
+    redirecting_a_key_needs_the_key,
     updates_and_abilities,
     listing_search_tags_and_deletes,
     copy_keeps_settings_and_keys_and_starts_usage_afresh

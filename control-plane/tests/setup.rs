@@ -63,6 +63,14 @@ async fn strangers_need_the_setup_token(app: &TestApp) {
         .send()
         .await;
     assert_eq!(forwarded.status, StatusCode::FORBIDDEN);
+    // nginx → gateway → control plane, all on this machine: the remote client nginx appended
+    // stays the client, whatever it put in front and however many local hops follow.
+    let chained = app
+        .post("/api/setup", form.clone())
+        .header("x-forwarded-for", "127.0.0.1, 198.51.100.4, 127.0.0.1")
+        .send()
+        .await;
+    assert_eq!(chained.status, StatusCode::FORBIDDEN);
 
     let wrong = app
         .post("/api/setup", form.clone())

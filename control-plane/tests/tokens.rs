@@ -1,14 +1,38 @@
-//! API tokens: creation (single and batch), keys encrypted at rest, list/search/get scoped to the
-//! owner, full and status-only updates with the enable rules, deletion.
+//! API tokens: creation (single and batch), keys encrypted at rest and masked everywhere but
+//! the creation answer and the owner's explicit key call, list/search/get scoped to the owner,
+//! full and status-only updates with the enable rules, deletion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
+use axum::http::StatusCode;
 use common::TestApp;
 use serde_json::{Value, json};
 
 fn token_body(name: &str) -> Value {
     json!({"name": name, "remain_quota": 500000, "expired_time": -1, "unlimited_quota": false})
+}
+
+/// The masked form lists show: `sk-`, the first and last four characters, ten stars.
+fn masked(key: &str) -> String {
+    format!("sk-{}**********{}", &key[3..7], &key[key.len() - 4..])
+}
+
+/// Every `key` of a list reply is masked and none is a whole key.
+fn assert_all_masked(reply: &common::Reply, whole_keys: &[String]) {
+    let items = reply.data()["items"].as_array().unwrap();
+    assert!(!items.is_empty(), "{}", reply.body);
+    for item in items {
+        let key = item["key"].as_str().unwrap();
+        assert!(
+            key.starts_with("sk-") && key.len() == 21 && key[7..17] == *"**********",
+            "{key}"
+        );
+    }
+    let body = reply.body.to_string();
+    for whole in whole_keys {
+        assert!(!body.contains(&whole[3..]), "a whole key in {body}");
+    }
 }
 
 async fn create_and_read(app: &TestApp) {
@@ -43,7 +67,7 @@ async fn create_and_read(app: &TestApp) {
         .signed_in(&user)
         .send()
         .await;
-    assert_eq!(got.data()["key"], json!(key));
+    assert_eq!(got.data()["key"], json!(masked(key)));
     // Another user cannot see it.
     let other = app.user(&root, "other").await;
     app.get(&format!("/api/token/{id}"))
@@ -60,6 +84,7 @@ async fn create_and_read(app: &TestApp) {
         .send()
         .await;
     assert_eq!(found.data()["total"], json!(1));
+    assert_eq!(found.data()["items"][0]["key"], json!(masked(key)));
     let not_found = app
         .get(&format!("/api/token/search?token={key}"))
         .signed_in(&other)
@@ -251,8 +276,120 @@ async fn status_rules_update_and_delete(app: &TestApp) {
     );
 }
 
+/// Lists, searches, reads and updates show masked keys; the owner reads the whole key through
+/// `POST /api/token/{id}/key`; nobody else does, administrators included.
+async fn keys_are_masked_and_read_by_their_owner_only(app: &TestApp) {
+    let root = app.root().await;
+    let user = app.user(&root, "keyowner").await;
+    let mut body = token_body("owned");
+    body["count"] = json!(3);
+    let created = app.post("/api/token/", body).signed_in(&user).send().await;
+    assert!(created.success(), "{}", created.body);
+    // The creation answer shows the new keys once, whole.
+    let tokens: Vec<(i64, String)> = created
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let key = t["key"].as_str().unwrap().to_string();
+            assert!(key.starts_with("sk-") && key.len() == 51, "{key}");
+            (t["id"].as_i64().unwrap(), key)
+        })
+        .collect();
+    let keys: Vec<String> = tokens.iter().map(|(_, k)| k.clone()).collect();
+    let (id, key) = tokens[0].clone();
+
+    for path in [
+        "/api/token/".to_string(),
+        "/api/token/?p=1&size=2".to_string(),
+        "/api/token/search?keyword=owned".to_string(),
+        format!("/api/token/search?token={key}"),
+        format!("/api/token/search?token={}", &key[3..]),
+    ] {
+        let reply = app.get(&path).signed_in(&user).send().await;
+        assert!(reply.success(), "{path}: {}", reply.body);
+        assert_all_masked(&reply, &keys);
+    }
+    let got = app
+        .get(&format!("/api/token/{id}"))
+        .signed_in(&user)
+        .send()
+        .await;
+    assert_eq!(got.data()["key"], json!(masked(&key)));
+    let mut edit = token_body("owned-renamed");
+    edit["id"] = json!(id);
+    let updated = app.put("/api/token/", edit).signed_in(&user).send().await;
+    assert_eq!(updated.data()["key"], json!(masked(&key)));
+    let status = app
+        .put(
+            "/api/token/?status_only=true",
+            json!({"id": id, "status": 2}),
+        )
+        .signed_in(&user)
+        .send()
+        .await;
+    assert_eq!(status.data()["key"], json!(masked(&key)));
+
+    // The owner's explicit call: the whole key, not cacheable.
+    for (id, key) in &tokens {
+        let reply = app
+            .post(&format!("/api/token/{id}/key"), json!({}))
+            .signed_in(&user)
+            .send()
+            .await;
+        assert!(reply.success(), "{}", reply.body);
+        assert_eq!(reply.data(), &json!({"key": key}));
+        assert_eq!(
+            reply.headers.get("cache-control").unwrap(),
+            "no-store",
+            "the key is not kept by caches"
+        );
+    }
+
+    // Another user, an administrator and the root user get 404 and no key.
+    let other = app.user(&root, "keythief").await;
+    let admin = app.admin(&root, "keyadmin").await;
+    for session in [&other, &admin, &root] {
+        let reply = app
+            .post(&format!("/api/token/{id}/key"), json!({}))
+            .signed_in(session)
+            .send()
+            .await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{}", reply.body);
+        assert!(!reply.success());
+        assert!(!reply.body.to_string().contains(&key[3..]));
+    }
+    // Unknown and deleted tokens are 404 too; anonymous callers 401.
+    let missing = app
+        .post("/api/token/999999/key", json!({}))
+        .signed_in(&user)
+        .send()
+        .await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(
+        app.delete(&format!("/api/token/{id}/"))
+            .signed_in(&user)
+            .send()
+            .await
+            .success()
+    );
+    let deleted = app
+        .post(&format!("/api/token/{id}/key"), json!({}))
+        .signed_in(&user)
+        .send()
+        .await;
+    assert_eq!(deleted.status, StatusCode::NOT_FOUND);
+    let anonymous = app
+        .post(&format!("/api/token/{}/key", tokens[1].0), json!({}))
+        .send()
+        .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+}
+
 on_both_backends!(
     create_and_read,
+    keys_are_masked_and_read_by_their_owner_only,
     batch_and_validation,
     status_rules_update_and_delete
 );

@@ -44,7 +44,7 @@ async fn create_get_and_edit(app: &TestApp) {
     assert!(got.data().get("password").is_none());
 
     let edit = app
-        .put("/api/user/", json!({"id": gina.user_id, "display_name": "Gina G", "group": "vip", "quota": 123456, "remark": "vip customer"}))
+        .put("/api/user/", json!({"id": gina.user_id, "display_name": "Gina G", "group": "vip", "quota": 123456, "quota_before": 0, "remark": "vip customer"}))
         .signed_in(&root)
         .send()
         .await;
@@ -325,7 +325,10 @@ async fn admins_cannot_act_on_equal_or_higher_roles(app: &TestApp) {
 
     // What an admin may do to a normal user.
     let edit = app
-        .put("/api/user/", json!({"id": user.user_id, "quota": 777}))
+        .put(
+            "/api/user/",
+            json!({"id": user.user_id, "quota": 777, "quota_before": 0}),
+        )
         .signed_in(&admin)
         .send()
         .await;

@@ -192,7 +192,7 @@ async fn password_reset_by_link(app: &TestApp) {
         .await;
     assert!(sent.success());
     assert_eq!(sent.message(), unknown.message(), "same reply either way");
-    let mail = smtp.received();
+    let mail = smtp.wait_for(1).await;
     assert_eq!(mail.len(), 1);
     let text = &mail[0].text;
     let at = text

@@ -44,8 +44,20 @@ async fn admin_calls(app: &TestApp) {
         .send()
         .await
         .assert_rejected("生效时间必须早于过期时间");
-    post(json!({"quota": 1000, "key": "a b"})).send().await
-        .assert_rejected("a custom code must be 4 to 32 letters, digits, '-' or '_', and only one code can be created with it");
+    post(json!({"quota": 1000, "key": "a b"}))
+        .send()
+        .await
+        .assert_rejected(
+            "a custom code must be at least 16 characters long, so that it cannot be guessed",
+        );
+    post(json!({"quota": 1000, "key": "PROMO-2026"}))
+        .send()
+        .await
+        .assert_rejected(
+            "a custom code must be at least 16 characters long, so that it cannot be guessed",
+        );
+    post(json!({"quota": 1000, "key": "promo code with spaces"})).send().await
+        .assert_rejected("a custom code must be 16 to 32 letters, digits, '-' or '_', and only one code can be created with it");
 
     let keys = create_codes(app, &root, json!({"quota": 100000, "count": 3})).await;
     assert_eq!(keys.len(), 3);
@@ -53,10 +65,10 @@ async fn admin_calls(app: &TestApp) {
     create_codes(
         app,
         &root,
-        json!({"name": "promo", "quota": 5000, "key": "PROMO-2026"}),
+        json!({"name": "promo", "quota": 5000, "key": "PROMO-2026-SUMMER"}),
     )
     .await;
-    post(json!({"name": "promo", "quota": 5000, "key": "PROMO-2026"}))
+    post(json!({"name": "promo", "quota": 5000, "key": "PROMO-2026-SUMMER"}))
         .send()
         .await
         .assert_rejected("this redemption code already exists");
@@ -71,7 +83,7 @@ async fn admin_calls(app: &TestApp) {
     assert_eq!(unnamed["name"], json!("$0.20"), "default name is the value");
     assert_eq!(unnamed["max_uses"], json!(-1));
     let search = app
-        .get("/api/redemption/search?keyword=PROMO-2026")
+        .get("/api/redemption/search?keyword=PROMO-2026-SUMMER")
         .signed_in(&root)
         .send()
         .await;

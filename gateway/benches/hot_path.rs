@@ -106,6 +106,7 @@ fn bench(c: &mut Criterion) {
         prompt_tokens: 12,
         completion_tokens: 20,
         cached_tokens: 0,
+        cache_creation_tokens: 0,
     };
     c.bench_function(
         "billing: price + pre-quota + reserve + quota + settle",

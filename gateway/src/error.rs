@@ -1,6 +1,7 @@
 //! Errors of every layer (one enum each, composed into `GatewayError`) and the single
 //! place where they become an OpenAI-shaped error answer.
 
+use adapters::convert::Dialect;
 use bytes::Bytes;
 use serde_json::{Value, json};
 
@@ -15,10 +16,19 @@ pub enum RequestError {
     ReadBody(String),
     #[error("unsupported content type {0:?}, expected application/json")]
     ContentType(String),
+    #[error("unsupported content encoding {0:?}: send gzip, deflate, br, zstd or none")]
+    UnsupportedEncoding(String),
+    #[error("request body is not valid {encoding}: {reason}")]
+    BadEncoding {
+        encoding: &'static str,
+        reason: String,
+    },
     #[error("invalid JSON body: {0}")]
     MalformedJson(String),
     #[error("field `model` is required")]
     MissingModel,
+    #[error("{0}")]
+    InvalidRequest(String),
     #[error("The model '{0}' does not exist")]
     UnknownModel(String),
 }
@@ -72,6 +82,10 @@ pub enum BillingError {
     UserQuotaShort { remaining: i64, need: i64 },
     #[error("token quota is not enough, token remain quota: {remaining}, need quota: {need}")]
     TokenQuotaShort { remaining: i64, need: i64 },
+    #[error("too many requests in flight for this user (limit {limit}); retry when one ends")]
+    TooManyRequestsInFlight { limit: u32 },
+    #[error("insufficient quota: the answer was stopped when its cost reached the balance")]
+    StreamOverBudget,
 }
 
 /// Talking to an upstream channel.
@@ -87,6 +101,9 @@ pub enum UpstreamError {
     BadBody(String),
     #[error("upstream stream broke: {0}")]
     Broken(String),
+    /// The channel's protocol cannot serve this kind of call (another channel may).
+    #[error("channel cannot serve {0}")]
+    Unsupported(&'static str),
     #[error("failed to build upstream request: {0}")]
     Build(String),
 }
@@ -97,6 +114,7 @@ impl From<adapters::ParseError> for RequestError {
             adapters::ParseError::ContentType(ct) => RequestError::ContentType(ct),
             adapters::ParseError::MalformedJson(m) => RequestError::MalformedJson(m),
             adapters::ParseError::MissingModel => RequestError::MissingModel,
+            adapters::ParseError::Invalid(m) => RequestError::InvalidRequest(m),
         }
     }
 }
@@ -117,15 +135,17 @@ impl UpstreamError {
             UpstreamError::BadBody(_) => "bad_response_body",
             UpstreamError::Broken(_) => "bad_response",
             UpstreamError::Build(_) => "convert_request_failed",
+            UpstreamError::Unsupported(_) => "channel_unsupported",
         }
     }
 
     /// Whether another channel may be tried (the status part is decided by the options).
     pub fn retryable(&self, retryable_status: impl Fn(u16) -> bool) -> bool {
         match self {
-            UpstreamError::Connect(_) | UpstreamError::Timeout(_) | UpstreamError::Broken(_) => {
-                true
-            }
+            UpstreamError::Connect(_)
+            | UpstreamError::Timeout(_)
+            | UpstreamError::Broken(_)
+            | UpstreamError::Unsupported(_) => true,
             UpstreamError::Status { status, .. } => retryable_status(*status),
             UpstreamError::BadBody(_) | UpstreamError::Build(_) => false,
         }
@@ -154,6 +174,7 @@ impl GatewayError {
             GatewayError::Request(e) => match e {
                 RequestError::NotFound { .. } | RequestError::UnknownModel(_) => 404,
                 RequestError::BodyTooLarge { .. } => 413,
+                RequestError::UnsupportedEncoding(_) => 415,
                 _ => 400,
             },
             GatewayError::Auth(e) => match e {
@@ -168,11 +189,13 @@ impl GatewayError {
             GatewayError::Route(RouteError::PinnedUnavailable(_)) => 403,
             GatewayError::Route(RouteError::MappingCycle(_)) => 500,
             GatewayError::Billing(BillingError::NotPriced(_)) => 400,
+            GatewayError::Billing(BillingError::TooManyRequestsInFlight { .. }) => 429,
             GatewayError::Billing(_) => 403,
             GatewayError::Upstream(e) => match e {
                 UpstreamError::Status { status, .. } => *status,
                 UpstreamError::Timeout(_) => 504,
                 UpstreamError::Build(_) => 500,
+                UpstreamError::Unsupported(_) => 400,
                 _ => 502,
             },
         }
@@ -186,8 +209,13 @@ impl GatewayError {
                 RequestError::BodyTooLarge { .. } | RequestError::ReadBody(_) => {
                     "read_request_body_failed"
                 }
-                RequestError::ContentType(_) | RequestError::MissingModel => "invalid_request",
-                RequestError::MalformedJson(_) => "bad_request_body",
+                RequestError::ContentType(_)
+                | RequestError::MissingModel
+                | RequestError::InvalidRequest(_) => "invalid_request",
+                RequestError::MalformedJson(_) | RequestError::BadEncoding { .. } => {
+                    "bad_request_body"
+                }
+                RequestError::UnsupportedEncoding(_) => "unsupported_content_encoding",
                 RequestError::UnknownModel(_) => "model_not_found",
             },
             GatewayError::Auth(e) => match e {
@@ -212,6 +240,8 @@ impl GatewayError {
                     "insufficient_user_quota"
                 }
                 BillingError::TokenQuotaShort { .. } => "pre_consume_token_quota_failed",
+                BillingError::TooManyRequestsInFlight { .. } => "concurrency_limit",
+                BillingError::StreamOverBudget => "insufficient_user_quota",
             },
             GatewayError::Upstream(e) => e.code(),
         }
@@ -275,6 +305,27 @@ impl GatewayError {
     /// The complete JSON body `{"error": {...}}`.
     pub fn body(&self, request_id: &str) -> Bytes {
         Bytes::from(json!({ "error": self.to_openai(request_id) }).to_string())
+    }
+
+    /// The message a client reads: the upstream's own when it sent one, else ours; with the
+    /// request id.
+    pub fn client_message(&self, request_id: &str) -> String {
+        match self.to_openai(request_id).get("message") {
+            Some(Value::String(m)) => m.clone(),
+            _ => format!("{self} (request id: {request_id})"),
+        }
+    }
+
+    /// The complete error body in the client's dialect (`status` as answered).
+    pub fn body_in(&self, dialect: Dialect, status: u16, request_id: &str) -> Bytes {
+        match dialect {
+            Dialect::OpenAi | Dialect::Responses => self.body(request_id),
+            Dialect::Claude | Dialect::Gemini => Bytes::from(
+                dialect
+                    .error_body(status, &self.client_message(request_id))
+                    .to_string(),
+            ),
+        }
     }
 }
 

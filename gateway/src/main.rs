@@ -61,12 +61,24 @@ struct Args {
     /// so clients and the console share one port.
     #[arg(long, env = "GATEWAY_FORWARD_TO")]
     forward_to: Option<std::net::SocketAddr>,
-    /// Usage records queued in memory before they spill to the spool.
+    /// Usage records waiting in memory for the spool writer; past it they are dropped and
+    /// counted (the most a SIGKILL can lose).
     #[arg(long, env = "GATEWAY_USAGE_QUEUE", default_value_t = 10_000)]
     usage_queue: usize,
+    /// Bound on the spool's files in bytes; past it records are dropped and counted.
+    #[arg(long, env = "GATEWAY_SPOOL_MAX_BYTES", default_value_t = gateway::usage::spool::DEFAULT_MAX_BYTES)]
+    spool_max_bytes: u64,
     /// Append usage records as JSON lines to this file.
     #[arg(long, env = "GATEWAY_USAGE_FILE")]
     usage_file: Option<PathBuf>,
+    /// Browser origins allowed to call the relay paths (CORS): `*`, or a comma-separated list
+    /// of `scheme://host[:port]`; empty allows none.
+    #[arg(long, env = "GATEWAY_CORS_ORIGINS", default_value = "*")]
+    cors_origins: String,
+    /// Proxies in front of the gateway whose `X-Forwarded-For` names the client: CIDRs or
+    /// addresses, comma-separated (none by default: the TCP peer is the client).
+    #[arg(long, env = "GATEWAY_TRUSTED_PROXIES", default_value = "")]
+    trusted_proxies: String,
     /// Worker threads for the relay.
     #[arg(long, env = "GATEWAY_THREADS", default_value_t = 2)]
     threads: usize,
@@ -94,6 +106,10 @@ fn main() -> anyhow::Result<()> {
         grace_period_seconds: args.grace_period_seconds,
         shutdown_timeout_seconds: args.shutdown_timeout_seconds,
         forward_to: args.forward_to,
+        cors: gateway::relay::CorsOrigins::parse(&args.cors_origins),
+        trusted_proxies: gateway::edge::TrustedProxies::parse(&args.trusted_proxies)
+            .map_err(anyhow::Error::msg)
+            .context("--trusted-proxies")?,
         ..ServeOptions::new(args.listen.clone(), Some(args.admin_listen.clone()))
     };
     if let Some(url) = args.control_plane.clone() {
@@ -156,7 +172,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         auth.clone(),
         &gateway_id,
     ));
-    let spool = Spool::open(&args.spool_dir)?;
+    let spool = Spool::bounded(&args.spool_dir, args.spool_max_bytes)?;
     let (sink, reporter) = report::start(
         channel.clone(),
         auth.clone(),
@@ -170,6 +186,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     }
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
     reporter.attach_spool_gauge(state.metrics.usage_spool.clone());
+    reporter.attach_drop_counter(state.metrics.usage_dropped.clone());
     rt.spawn(watch::follow(state.clone(), channel, auth, gateway_id, raw));
     let drain = Duration::from_secs(args.drain_seconds);
     build_server(state.clone(), opts).run(shutdown_args(state, drain));

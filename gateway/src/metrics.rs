@@ -13,6 +13,8 @@ pub const TOKENS: &str = "gateway_tokens_total";
 pub const SNAPSHOT_VERSION: &str = "gateway_snapshot_version";
 pub const CONFIG_STREAM_UP: &str = "gateway_config_stream_up";
 pub const USAGE_SPOOL: &str = "gateway_usage_spool_records";
+pub const USAGE_DROPPED: &str = "gateway_usage_records_dropped_total";
+pub const UNRECORDED: &str = "gateway_unrecorded_requests_total";
 
 const LATENCY_BUCKETS: &[f64] = &[
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0,
@@ -31,6 +33,10 @@ pub struct Metrics {
     pub config_stream_up: IntGauge,
     /// Usage records waiting in the on-disk spool.
     pub usage_spool: IntGauge,
+    /// Usage records given up, by reason (queue_full, spool_full, disk, unreadable, closed).
+    pub usage_dropped: IntCounterVec,
+    /// Requests that write no log row (failed authentication, free calls), by reason.
+    pub unrecorded: IntCounterVec,
 }
 
 impl Metrics {
@@ -73,6 +79,16 @@ impl Metrics {
         registry.register(Box::new(snapshot_version.clone()))?;
         registry.register(Box::new(config_stream_up.clone()))?;
         registry.register(Box::new(usage_spool.clone()))?;
+        let usage_dropped = IntCounterVec::new(
+            Opts::new(USAGE_DROPPED, "Usage records dropped before delivery"),
+            &["reason"],
+        )?;
+        registry.register(Box::new(usage_dropped.clone()))?;
+        let unrecorded = IntCounterVec::new(
+            Opts::new(UNRECORDED, "Requests answered without a log row, by reason"),
+            &["reason"],
+        )?;
+        registry.register(Box::new(unrecorded.clone()))?;
         Ok(Metrics {
             registry,
             requests,
@@ -83,6 +99,8 @@ impl Metrics {
             snapshot_version,
             config_stream_up,
             usage_spool,
+            usage_dropped,
+            unrecorded,
         })
     }
 

@@ -45,6 +45,10 @@ pub struct ServeOptions {
     pub shutdown_timeout_seconds: u64,
     /// Non-relay paths (console, `/api`) are proxied here (the control plane), when set.
     pub forward_to: Option<std::net::SocketAddr>,
+    /// Browser origins allowed to call the relay (CORS).
+    pub cors: crate::relay::CorsOrigins,
+    /// Proxies whose `X-Forwarded-For` is believed (none by default).
+    pub trusted_proxies: crate::edge::TrustedProxies,
 }
 
 impl ServeOptions {
@@ -57,6 +61,8 @@ impl ServeOptions {
             grace_period_seconds: 0,
             shutdown_timeout_seconds: 1,
             forward_to: None,
+            cors: crate::relay::CorsOrigins::Any,
+            trusted_proxies: crate::edge::TrustedProxies::default(),
         }
     }
 }
@@ -76,6 +82,7 @@ pub fn build_state(
     Ok(Arc::new(GatewayState {
         in_flight: std::sync::atomic::AtomicUsize::new(0),
         carry: sink.carry(),
+        concurrency: Arc::default(),
         config: ConfigStore::new(snapshot),
         sink,
         metrics,
@@ -110,6 +117,8 @@ pub fn build_server(state: Arc<GatewayState>, opts: &ServeOptions) -> Server {
         Relay {
             state: state.clone(),
             forward_to: opts.forward_to,
+            cors: opts.cors.clone(),
+            trusted_proxies: opts.trusted_proxies.clone(),
         },
         "relay",
     );

@@ -19,6 +19,8 @@ pub struct GatewayState {
     pub in_flight: AtomicUsize,
     /// Spending not yet in the control plane's balances (with a control plane only).
     pub carry: Option<Arc<Carry>>,
+    /// Relay requests each user has in flight (capped per group).
+    pub concurrency: Arc<crate::billing::Concurrency>,
 }
 
 /// Counts one relay request as in flight until dropped.

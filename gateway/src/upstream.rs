@@ -1,12 +1,15 @@
 //! The upstream HTTP client (hyper, rustls + ring, pooled): sends one attempt and applies
 //! the connect and time-to-first-byte timeouts.
 
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response};
-use http_body_util::Full;
-use hyper::body::Incoming;
+use hyper::body::{Body, Frame, Incoming, SizeHint};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -17,7 +20,7 @@ use crate::error::UpstreamError;
 
 /// Pooled HTTP/1.1 and HTTP/2 client for every channel.
 pub struct Upstream {
-    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    client: Client<HttpsConnector<HttpConnector>, Chunks>,
 }
 
 impl Upstream {
@@ -43,7 +46,7 @@ impl Upstream {
     /// Sends a request; fails with `Timeout` when no response head arrives in `ttfb`.
     pub async fn send(
         &self,
-        request: Request<Full<Bytes>>,
+        request: Request<Chunks>,
         ttfb: Duration,
     ) -> Result<Response<Incoming>, UpstreamError> {
         match tokio::time::timeout(ttfb, self.client.request(request)).await {
@@ -54,6 +57,59 @@ impl Upstream {
             Ok(Err(e)) => Err(UpstreamError::Broken(error_chain(&e))),
             Ok(Ok(resp)) => Ok(resp),
         }
+    }
+}
+
+/// A request body sent as the pieces it is made of, one after another, with its exact length
+/// declared: a client's body with one value replaced goes out as slices of the client's
+/// bytes around the new value, never copied into one buffer.
+#[derive(Debug, Default)]
+pub struct Chunks {
+    chunks: VecDeque<Bytes>,
+    remaining: u64,
+}
+
+impl Chunks {
+    pub fn new(chunks: impl IntoIterator<Item = Bytes>) -> Chunks {
+        let chunks: VecDeque<Bytes> = chunks.into_iter().filter(|c| !c.is_empty()).collect();
+        let remaining = chunks.iter().map(|c| c.len() as u64).sum();
+        Chunks { chunks, remaining }
+    }
+}
+
+impl From<Bytes> for Chunks {
+    fn from(body: Bytes) -> Chunks {
+        Chunks::new([body])
+    }
+}
+
+impl From<Vec<Bytes>> for Chunks {
+    fn from(chunks: Vec<Bytes>) -> Chunks {
+        Chunks::new(chunks)
+    }
+}
+
+impl Body for Chunks {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let this = self.get_mut();
+        Poll::Ready(this.chunks.pop_front().map(|c| {
+            this.remaining -= c.len() as u64;
+            Ok(Frame::data(c))
+        }))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        SizeHint::with_exact(self.remaining)
     }
 }
 
@@ -72,18 +128,24 @@ fn error_chain(e: &dyn std::error::Error) -> String {
     text
 }
 
-/// Builds the POST for a channel: auth, JSON content type, no compression, channel headers.
+/// Builds the POST for a channel: auth in the protocol's header, JSON content type, no
+/// compression, `extra` headers (protocol version headers), then the channel's own headers.
 pub fn build_request(
     channel: &ChannelEntry,
     url: &str,
-    body: Bytes,
+    body: impl Into<Chunks>,
     stream: bool,
-) -> Result<Request<Full<Bytes>>, UpstreamError> {
+    extra: &[(&'static str, &str)],
+) -> Result<Request<Chunks>, UpstreamError> {
     let bad = |what: &str| UpstreamError::Build(format!("channel {}: invalid {what}", channel.id));
     let mut headers = HeaderMap::new();
     let key = &channel.keys.pick().0;
-    let auth = HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| bad("key"))?;
-    headers.insert(http::header::AUTHORIZATION, auth);
+    let (auth_name, auth_value) = channel.spec.auth.header(key);
+    let auth = HeaderValue::from_str(&auth_value).map_err(|_| bad("key"))?;
+    headers.insert(auth_name, auth);
+    for (name, value) in extra {
+        headers.insert(*name, HeaderValue::from_str(value).map_err(|_| bad(name))?);
+    }
     headers.insert(
         http::header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
@@ -113,7 +175,7 @@ pub fn build_request(
     let mut req = Request::builder()
         .method(Method::POST)
         .uri(url)
-        .body(Full::new(body))
+        .body(body.into())
         .map_err(|_| bad("base URL"))?;
     *req.headers_mut() = headers;
     Ok(req)

@@ -124,12 +124,24 @@ async fn every_auth_failure_mode_answers_in_openai_shape() {
             err["message"].as_str().unwrap().contains(message),
             "{key}: {err}"
         );
+        // A caller that never authenticated leaves no row (anyone could grow the table);
+        // failures of an authenticated caller are logged.
+        if !matches!(key, "limited" | "broke" | "admin-99") {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            let id = r.request_id();
+            assert!(
+                !gw.records().iter().any(|rec| rec.request_id == id),
+                "{key} left a row"
+            );
+            continue;
+        }
         let rec = gw.record(&r.request_id()).await;
         assert_eq!(
             (rec.kind, rec.status, rec.quota),
             (gateway::usage::LOG_ERROR, status, 0),
             "{key}"
         );
+        assert_eq!(rec.ip, "127.0.0.1", "{key}");
         let other: Value = serde_json::from_str(&rec.other).unwrap();
         assert_eq!(other["error_code"], reason, "{key}");
     }

@@ -239,11 +239,15 @@ async fn ratio_billing_applies_completion_cache_and_group_ratios() {
         assert_eq!(gw.user_quota(2), expected_user);
         assert_eq!(gw.token_remain("bob"), expected_token);
     }
-    // Pre-consume: max(estimate, 500 tokens) × 1 × 1.5 = 750 > the token's 100.
+    // Pre-consume without max_tokens: (max(estimate, 500 tokens) + the completion allowance
+    // of 4096) × 1 × 1.5 = 6894 > the token's 100.
     let r = gw.chat("poortoken", chat_body("gpt-test", false)).await;
     let err = r.assert_error(403, "pre_consume_token_quota_failed");
     assert!(
-        err["message"].as_str().unwrap().contains("need quota: 750"),
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("need quota: 6894"),
         "{err}"
     );
     assert_eq!(

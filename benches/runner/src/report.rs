@@ -9,6 +9,15 @@ use crate::targets::Kind;
 const CHAT: &str = "non-stream chat";
 const STREAM: &str = "streaming chat";
 
+/// Upstream events of the mock's Anthropic stream (`chunks=20`) the converted gateway reads:
+/// message_start, content_block_start, ping, 20 text deltas, content_block_stop,
+/// message_delta, message_stop.
+const CONVERTED_STREAM_EVENTS: f64 = 26.0;
+
+/// Issue 13's budgets for conversion: added CPU per non-stream request and per stream event.
+const CONVERTED_REQUEST_BUDGET_US: f64 = 10.0;
+const CONVERTED_EVENT_BUDGET_US: f64 = 1.0;
+
 fn f(x: f64, digits: usize) -> String {
     if x.is_finite() {
         format!("{x:.digits$}")
@@ -69,6 +78,9 @@ fn headlines(r: &Results, c: usize) -> Vec<Headline> {
             ),
         });
     }
+    if r.closed(Kind::GatewayConverted, CHAT, c).is_some() {
+        out.extend(conversion(r, c));
+    }
     let added = p50(r, Kind::Gateway, CHAT, 1) - p50(r, Kind::Mock, CHAT, 1);
     out.push(Headline {
         what: "added p50 latency at c=1 (gateway − mock direct), non-stream".into(),
@@ -113,6 +125,54 @@ fn headlines(r: &Results, c: usize) -> Vec<Headline> {
             verdict: verdict(k, k <= 64.0, format!("{} × the goal", f(k / 64.0, 2))),
         });
     }
+    out
+}
+
+/// What conversion adds to the gateway's CPU: the converted target against the same-dialect
+/// one, measured in the same run.
+fn conversion(r: &Results, c: usize) -> Vec<Headline> {
+    let mut out = Vec::new();
+    let (g, conv) = (
+        cpu(r, Kind::Gateway, CHAT, c),
+        cpu(r, Kind::GatewayConverted, CHAT, c),
+    );
+    let added = conv - g;
+    let budget = CONVERTED_REQUEST_BUDGET_US;
+    out.push(Headline {
+        what: format!(
+            "CPU added per request by conversion (OpenAI chat → Anthropic channel − same dialect), non-stream, c={c}"
+        ),
+        goal: format!("≤ {budget} µs"),
+        measured: format!("{} µs − {} µs = {} µs", f(conv, 1), f(g, 1), f(added, 1)),
+        verdict: verdict(
+            added,
+            added <= budget,
+            format!("{} µs over", f(added - budget, 1)),
+        ),
+    });
+    let (g, conv) = (
+        cpu(r, Kind::Gateway, STREAM, c),
+        cpu(r, Kind::GatewayConverted, STREAM, c),
+    );
+    let per_event = (conv - g) / CONVERTED_STREAM_EVENTS;
+    let budget = CONVERTED_EVENT_BUDGET_US;
+    out.push(Headline {
+        what: format!(
+            "CPU added per stream event by conversion ((converted − same-dialect stream) ÷ {CONVERTED_STREAM_EVENTS} upstream events), c={c}"
+        ),
+        goal: format!("≤ {budget} µs"),
+        measured: format!(
+            "({} µs − {} µs) ÷ {CONVERTED_STREAM_EVENTS} = {} µs",
+            f(conv, 1),
+            f(g, 1),
+            f(per_event, 2)
+        ),
+        verdict: verdict(
+            per_event,
+            per_event <= budget,
+            format!("{} µs over", f(per_event - budget, 2)),
+        ),
+    });
     out
 }
 
@@ -228,9 +288,14 @@ pub fn render(r: &Results) -> String {
             out,
             "\n## Closed loop (wrk, one thread): {label}\n\n{}\n",
             if w == CHAT {
-                "A 20-word `chat.completion` with usage (about 0.5 KB)."
+                "A 20-word `chat.completion` with usage (about 0.5 KB). The converted gateway's \
+                 channel gets the same 20 words as an Anthropic `message`, converted back to a \
+                 `chat.completion`."
             } else {
-                "23 SSE events (20 content chunks, finish, usage, `[DONE]`), sent by the mock without delay."
+                "23 SSE events (20 content chunks, finish, usage, `[DONE]`), sent by the mock without delay. \
+                 The converted gateway's channel sends the same 20 pieces as Anthropic's 26 events \
+                 (message_start, content_block_start, ping, 20 text deltas, content_block_stop, \
+                 message_delta, message_stop), converted to 24 chat chunks."
             }
         );
         closed_table(&mut out, r, w);
@@ -322,4 +387,74 @@ pub fn render(r: &Results) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Settings;
+
+    fn point(target: Kind, workload: &'static str, cpu_us: f64) -> Point {
+        let run = Run {
+            requests: 1000,
+            errors: 0,
+            rps: 1000.0,
+            p50_ms: 0.1,
+            p99_ms: 0.2,
+            cpu_us_per_req: cpu_us,
+            control_plane_us_per_req: None,
+            mock_us_per_req: 5.0,
+            peak_rss_kib: 1024,
+            load_avg: 1.0,
+        };
+        Point {
+            target,
+            workload,
+            conns: 50,
+            rate: None,
+            runs: vec![run],
+        }
+    }
+
+    #[test]
+    fn conversion_is_reported_against_the_same_dialect_gateway() {
+        let settings = Settings {
+            quick: true,
+            seconds: 2,
+            runs: 1,
+            concurrency: vec![50],
+            rate: 5000,
+            in_flight: 1000,
+            streams: 1000,
+            stream_chunks: 6,
+            stream_delay_ms: 500,
+            target_cpu: 1,
+            load_cpu: 0,
+        };
+        let r = Results {
+            started_utc: "2026-11-24T00:00:00Z".into(),
+            finished_utc: String::new(),
+            machine: vec![],
+            settings,
+            targets: vec![],
+            notes: vec![],
+            closed: vec![
+                point(Kind::Gateway, CHAT, 40.0),
+                point(Kind::GatewayConverted, CHAT, 48.0),
+                point(Kind::Gateway, STREAM, 60.0),
+                point(Kind::GatewayConverted, STREAM, 112.0),
+            ],
+            open: vec![],
+            in_flight: vec![],
+            streams: vec![],
+        };
+        let h = conversion(&r, 50);
+        assert_eq!(h.len(), 2);
+        assert!(h[0].measured.ends_with("= 8.0 µs"), "{}", h[0].measured);
+        assert_eq!(h[0].verdict, "**met**");
+        // (112 − 60) ÷ 26 events = 2 µs per event: over the 1 µs budget.
+        assert!(h[1].measured.ends_with("= 2.00 µs"), "{}", h[1].measured);
+        assert!(h[1].verdict.starts_with("**missed**"), "{}", h[1].verdict);
+        assert!(render(&r).contains("gateway, converted (OpenAI chat → Anthropic channel)"));
+    }
 }

@@ -137,7 +137,10 @@ impl Bench {
             return Ok(vec![]);
         };
         let s = &self.settings;
-        let rated: Vec<&Target> = targets.iter().filter(|t| !t.kind.is_peer()).collect();
+        let rated: Vec<&Target> = targets
+            .iter()
+            .filter(|t| !t.kind.is_peer() && !t.kind.closed_loop_only())
+            .collect();
         let mut points: Vec<Point> = rated
             .iter()
             .map(|t| Point {
@@ -168,7 +171,7 @@ impl Bench {
     pub fn in_flight(&self, targets: &[Target]) -> anyhow::Result<Vec<InFlight>> {
         let n = self.settings.in_flight;
         let mut out = Vec::new();
-        for t in targets {
+        for t in targets.iter().filter(|t| !t.kind.closed_loop_only()) {
             std::thread::sleep(Duration::from_secs(1));
             let idle = procs::tree_rss_kib(t.pid);
             let r = self.wrk(t, Workload::Slow, n, 7)?;
@@ -194,7 +197,10 @@ impl Bench {
         let n = self.settings.streams;
         let hz = procs::clock_ticks() as f64;
         let mut out = Vec::new();
-        for t in targets.iter().filter(|t| !t.kind.is_peer()) {
+        for t in targets
+            .iter()
+            .filter(|t| !t.kind.is_peer() && !t.kind.closed_loop_only())
+        {
             std::thread::sleep(Duration::from_secs(2));
             let idle = procs::tree_rss_kib(t.pid);
             let before = procs::tree_ticks(t.pid);

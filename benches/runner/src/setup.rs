@@ -1,6 +1,7 @@
 //! Setting up the control plane the way an operator does, through its REST API (with curl):
-//! first-time setup, sign-in, a large wallet, one channel per workload pointing at the mock,
-//! and an unlimited `sk-` token.
+//! first-time setup, sign-in, a large wallet, one channel per workload pointing at the mock
+//! (OpenAI-type, plus an Anthropic-type one for the converted scenario), and an unlimited
+//! `sk-` token.
 
 use std::path::Path;
 use std::process::Command;
@@ -80,12 +81,15 @@ pub fn find_key(v: &Value) -> Option<String> {
     }
 }
 
-/// Sets up root, the channels (`(model, base_url)`) and a token; returns the token's key.
-pub fn configure(
-    cp_addr: &str,
-    work: &Path,
-    channels: &[(&str, String)],
-) -> anyhow::Result<String> {
+/// A channel to create: its type (1 OpenAI, 14 Anthropic), the model it serves, its base URL.
+pub struct Channel<'a> {
+    pub channel_type: u32,
+    pub model: &'a str,
+    pub base_url: String,
+}
+
+/// Sets up root, the channels and a token; returns the token's key.
+pub fn configure(cp_addr: &str, work: &Path, channels: &[Channel<'_>]) -> anyhow::Result<String> {
     let base = format!("http://{cp_addr}");
     let jar = work.join("cookies.txt");
     let pass = ROOT_PASSWORD;
@@ -109,16 +113,16 @@ pub fn configure(
         &jar,
         "PUT",
         "/api/user/",
-        &json!({"id": 1, "quota": 1_000_000_000_000_000_i64}),
+        &json!({"id": 1, "quota_delta": 1_000_000_000_000_000_i64}),
     )?;
-    for (i, (model, url)) in channels.iter().enumerate() {
+    for (i, c) in channels.iter().enumerate() {
         call(
             &base,
             &jar,
             "POST",
             "/api/channel/",
-            &json!({"type": 1, "name": format!("mock-{i}"), "key": "sk-upstream",
-                "base_url": url, "models": model, "group": "default"}),
+            &json!({"type": c.channel_type, "name": format!("mock-{i}"), "key": "sk-upstream",
+                "base_url": c.base_url, "models": c.model, "group": "default"}),
         )?;
     }
     let created = call(

@@ -1,6 +1,7 @@
 //! What is measured: the mock directly, nginx `proxy_pass`, the pingora floor, the gateway
-//! (with its control plane, a real channel and token) and the peers (LiteLLM, Portkey), each
-//! started on the measured core, and how each is asked for the same mock answer.
+//! (with its control plane, a real channel and token; same-dialect, and converted to an
+//! Anthropic channel) and the peers (LiteLLM, Portkey), each started on the measured core, and
+//! how each is asked for the same mock answer.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -69,6 +70,10 @@ impl Workload {
     }
 }
 
+/// The model of the Anthropic-type channel (type 14) the converted scenario is routed to: a
+/// name the control plane prices by default.
+const CONVERTED_MODEL: &str = "claude-3-5-haiku-20241022";
+
 /// A chat request body.
 pub fn chat_body(model: &str, stream: bool) -> String {
     let messages = r#"[{"role":"user","content":"hello"}]"#;
@@ -87,6 +92,9 @@ pub enum Kind {
     Nginx,
     Floor,
     Gateway,
+    /// The same gateway process, with OpenAI chat requests for a model its Anthropic-type
+    /// channel serves: every request, answer and stream event is converted.
+    GatewayConverted,
     LiteLlm,
     Portkey,
 }
@@ -94,6 +102,11 @@ pub enum Kind {
 impl Kind {
     pub fn is_peer(self) -> bool {
         matches!(self, Kind::LiteLlm | Kind::Portkey)
+    }
+
+    /// Measured in the closed-loop scenarios only (non-stream and streaming chat).
+    pub fn closed_loop_only(self) -> bool {
+        matches!(self, Kind::GatewayConverted)
     }
 }
 
@@ -104,6 +117,7 @@ impl fmt::Display for Kind {
             Kind::Nginx => "nginx proxy_pass",
             Kind::Floor => "pingora floor",
             Kind::Gateway => "gateway",
+            Kind::GatewayConverted => "gateway, converted (OpenAI chat → Anthropic channel)",
             Kind::LiteLlm => "LiteLLM",
             Kind::Portkey => "Portkey",
         })
@@ -148,6 +162,12 @@ impl Target {
             Kind::Gateway => (
                 "/v1/chat/completions".to_owned(),
                 w.gateway_model(),
+                vec![json, bearer(&self.key)],
+            ),
+            // Only one Anthropic channel (the non-stream and streaming chat workloads).
+            Kind::GatewayConverted => (
+                "/v1/chat/completions".to_owned(),
+                CONVERTED_MODEL,
                 vec![json, bearer(&self.key)],
             ),
             Kind::LiteLlm => (
@@ -346,8 +366,9 @@ pub fn start_floor(env: &Env, mock: &str) -> anyhow::Result<Target> {
     ))
 }
 
-/// The control plane (SQLite, load core), set up with a channel per workload and an
-/// unlimited token through its REST API, and the gateway following it (target core).
+/// The control plane (SQLite, load core), set up with a channel per workload (and the
+/// Anthropic-type channel of the converted scenario) and an unlimited token through its REST
+/// API, and the gateway following it (target core).
 pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
     let cp_addr = format!("127.0.0.1:{}", free_port()?);
     let data = env.work.join("control-plane");
@@ -367,8 +388,20 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
         cwd: None,
     })?;
     wait_listening(&cp_addr, Duration::from_secs(60), &mut cp)?;
-    let channels = [Workload::Chat, Workload::Slow, env.paced]
-        .map(|w| (w.gateway_model(), format!("http://{mock}/s/{}", w.spec())));
+    let mut channels: Vec<setup::Channel> = [Workload::Chat, Workload::Slow, env.paced]
+        .into_iter()
+        .map(|w| setup::Channel {
+            channel_type: 1,
+            model: w.gateway_model(),
+            base_url: format!("http://{mock}/s/{}", w.spec()),
+        })
+        .collect();
+    // The mock answers `/v1/messages` as Anthropic does, with the same 20 pieces.
+    channels.push(setup::Channel {
+        channel_type: 14,
+        model: CONVERTED_MODEL,
+        base_url: format!("http://{mock}/s/{}", Workload::Chat.spec()),
+    });
     let key = setup::configure(&cp_addr, &env.work, &channels)?;
     let addr = format!("127.0.0.1:{}", free_port()?);
     let admin = format!("127.0.0.1:{}", free_port()?);
@@ -417,6 +450,37 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
         wait_ok(&t.request(w), Duration::from_secs(30))
             .with_context(|| format!("gateway never answered a {} request", w.label()))?;
     }
+    Ok(t)
+}
+
+/// The converted scenario on a started gateway: the same processes (stopped with `gateway`),
+/// asked for the Anthropic channel's model; checked to answer both chat workloads.
+pub fn converted_view(gateway: &Target) -> anyhow::Result<Target> {
+    let t = Target {
+        kind: Kind::GatewayConverted,
+        version: format!(
+            "{}; OpenAI chat requests for `{CONVERTED_MODEL}`, served by an Anthropic-type channel (14) on the mock",
+            gateway.version
+        ),
+        addr: gateway.addr.clone(),
+        pid: gateway.pid,
+        control_plane_pid: gateway.control_plane_pid,
+        mock_addr: gateway.mock_addr.clone(),
+        key: gateway.key.clone(),
+        procs: vec![],
+    };
+    for w in [Workload::Chat, Workload::Stream] {
+        wait_ok(&t.request(w), Duration::from_secs(30))
+            .with_context(|| format!("the converted gateway never answered a {}", w.label()))?;
+    }
+    Ok(t)
+}
+
+/// The converted scenario without the same-dialect one: a gateway of its own.
+pub fn start_converted(env: &Env, mock: &str) -> anyhow::Result<Target> {
+    let mut gateway = start_gateway(env, mock)?;
+    let mut t = converted_view(&gateway)?;
+    t.procs = std::mem::take(&mut gateway.procs);
     Ok(t)
 }
 

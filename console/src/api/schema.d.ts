@@ -12,6 +12,10 @@ export interface paths {
             cookie?: never;
         };
         get: operations["list_channels"];
+        /**
+         * Absent fields stay as they are. Changing the base URL, the header override or the proxy
+         *     setting needs the key in the same request.
+         */
         put: operations["update_channel"];
         post: operations["create_channel"];
         delete?: never;
@@ -838,6 +842,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/token/{id}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The one way to read a token's whole key after creation (the console's copy and show
+         *     buttons). Owner only: anyone else, administrators included, gets 404.
+         */
+        post: operations["reveal_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/usage/rejected": {
         parameters: {
             query?: never;
@@ -1253,7 +1277,10 @@ export interface components {
             header_override?: string | null;
             /** Format: int64 */
             id?: number | null;
-            /** @description One key, or several separated by newlines or commas. Empty on updates keeps the keys. */
+            /**
+             * @description One key, or several separated by newlines or commas. Empty on updates keeps the keys,
+             *     unless the update changes the base URL, header override or proxy setting.
+             */
             key?: string | null;
             /** Format: int64 */
             max_input_tokens?: number | null;
@@ -1319,6 +1346,8 @@ export interface components {
              * @description Milliseconds of the last test.
              */
             response_time: number;
+            /** @description Whether this gateway version relays this channel type */
+            served: boolean;
             setting: string;
             /**
              * Format: int64
@@ -1482,6 +1511,8 @@ export interface components {
                  * @description Milliseconds of the last test.
                  */
                 response_time: number;
+                /** @description Whether this gateway version relays this channel type */
+                served: boolean;
                 setting: string;
                 /**
                  * Format: int64
@@ -1649,6 +1680,8 @@ export interface components {
                      * @description Milliseconds of the last test.
                      */
                     response_time: number;
+                    /** @description Whether this gateway version relays this channel type */
+                    served: boolean;
                     setting: string;
                     /**
                      * Format: int64
@@ -1843,7 +1876,10 @@ export interface components {
                     group: string;
                     /** Format: int64 */
                     id: number;
-                    /** @description `sk-` and 48 letters and digits. */
+                    /**
+                     * @description Masked (`sk-abcd**********wxyz`) everywhere except in the creation answer, which holds
+                     *     the whole key (`sk-` and 48 letters and digits). `POST /api/token/{id}/key` reads it later.
+                     */
                     key: string;
                     /** @description Comma-separated model names. */
                     model_limits: string;
@@ -2137,8 +2173,18 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_TokenKey: {
+            /** @description The whole key of a token. */
+            data?: {
+                /** @description `sk-` and 48 letters and digits. */
+                key: string;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_TokenView: {
-            /** @description A token as its owner sees it (with its full key). */
+            /** @description A token as its owner sees it. */
             data?: {
                 /** Format: int64 */
                 accessed_time: number;
@@ -2154,7 +2200,10 @@ export interface components {
                 group: string;
                 /** Format: int64 */
                 id: number;
-                /** @description `sk-` and 48 letters and digits. */
+                /**
+                 * @description Masked (`sk-abcd**********wxyz`) everywhere except in the creation answer, which holds
+                 *     the whole key (`sk-` and 48 letters and digits). `POST /api/token/{id}/key` reads it later.
+                 */
                 key: string;
                 /** @description Comma-separated model names. */
                 model_limits: string;
@@ -2301,7 +2350,10 @@ export interface components {
                 group: string;
                 /** Format: int64 */
                 id: number;
-                /** @description `sk-` and 48 letters and digits. */
+                /**
+                 * @description Masked (`sk-abcd**********wxyz`) everywhere except in the creation answer, which holds
+                 *     the whole key (`sk-` and 48 letters and digits). `POST /api/token/{id}/key` reads it later.
+                 */
                 key: string;
                 /** @description Comma-separated model names. */
                 model_limits: string;
@@ -2830,7 +2882,12 @@ export interface components {
             status?: number | null;
             unlimited_quota?: boolean;
         };
-        /** @description A token as its owner sees it (with its full key). */
+        /** @description The whole key of a token. */
+        TokenKey: {
+            /** @description `sk-` and 48 letters and digits. */
+            key: string;
+        };
+        /** @description A token as its owner sees it. */
         TokenView: {
             /** Format: int64 */
             accessed_time: number;
@@ -2846,7 +2903,10 @@ export interface components {
             group: string;
             /** Format: int64 */
             id: number;
-            /** @description `sk-` and 48 letters and digits. */
+            /**
+             * @description Masked (`sk-abcd**********wxyz`) everywhere except in the creation answer, which holds
+             *     the whole key (`sk-` and 48 letters and digits). `POST /api/token/{id}/key` reads it later.
+             */
             key: string;
             /** @description Comma-separated model names. */
             model_limits: string;
@@ -2904,20 +2964,39 @@ export interface components {
             /** Format: int64 */
             user_id: number;
         };
-        /** @description An administrator's edit of an account. */
+        /**
+         * @description An administrator's edit of an account. Balances change with every request, so a new quota is
+         *     compare-and-set against the value the form was loaded with (`quota_before`), or a change is
+         *     sent as `quota_delta`; a quota equal to `quota_before` leaves the balance as it is now.
+         */
         UpdateUser: {
             display_name?: string | null;
             email?: string | null;
             group?: string | null;
             /** Format: int64 */
             id: number;
-            /** @description A new password (8 to 20 characters); empty keeps the current one. */
+            /**
+             * @description A new password (8 to 20 characters); empty keeps the current one. A new password ends
+             *     every session of the user.
+             */
             password?: string | null;
             /**
              * Format: int64
-             * @description New remaining quota (integer, not negative).
+             * @description New remaining quota (integer, not negative). Needs `quota_before` unless it equals the
+             *     current quota.
              */
             quota?: number | null;
+            /**
+             * Format: int64
+             * @description The quota the form was loaded with: `quota` is applied only if the balance still is this.
+             */
+            quota_before?: number | null;
+            /**
+             * Format: int64
+             * @description Added to the balance as it is when the edit lands (negative to take; the result may not
+             *     go below 0). Not together with a changed `quota`.
+             */
+            quota_delta?: number | null;
             remark?: string | null;
             username?: string | null;
         };
@@ -4108,6 +4187,15 @@ export interface operations {
                     "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
+            /** @description too many wrong codes from this user or client (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
         };
     };
     list_options: {
@@ -4545,7 +4633,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description the same reply whether or not the address has an account; the mail is sent in the background */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            /** @description too many reset links asked for this address or from this client (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4703,7 +4801,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the created tokens */
+            /** @description the created tokens, with their whole keys (shown once) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4805,6 +4903,44 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    reveal_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TokenKey"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            /** @description no such token of the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5142,6 +5278,24 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_LoginView"];
                 };
             };
+            /** @description too many failed attempts for this account or address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            /** @description every password-hashing slot is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
         };
     };
     logout: {
@@ -5276,6 +5430,24 @@ export interface operations {
                     "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
+            /** @description too many attempts for this username or address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            /** @description every password-hashing slot is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
         };
     };
     reset_password: {
@@ -5291,13 +5463,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the new password */
+            /** @description the new password; every session of the user ends */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_String"];
+                };
+            };
+            /** @description too many wrong tokens for this address or from this client (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
         };
@@ -5384,6 +5565,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description saved; a new password ends every other session of the user */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5559,6 +5741,15 @@ export interface operations {
                     "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
+            /** @description too many failed redemptions by this user or from this client (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
         };
     };
     own_topups: {
@@ -5641,6 +5832,15 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            /** @description too many codes asked for this address or from this client (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

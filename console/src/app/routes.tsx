@@ -23,6 +23,7 @@ const TokensPage = lazy(() => import('../features/tokens/TokensPage').then((m) =
 const RedemptionsPage = lazy(() =>
   import('../features/redemptions/RedemptionsPage').then((m) => ({ default: m.RedemptionsPage })),
 );
+const GatewaysPage = lazy(() => import('../features/gateways/GatewaysPage').then((m) => ({ default: m.GatewaysPage })));
 const WalletPage = lazy(() => import('../features/wallet/WalletPage').then((m) => ({ default: m.WalletPage })));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
@@ -49,6 +50,7 @@ export const ROUTES: AppRoute[] = [
   { path: '/channel/add', guard: 'admin', element: <ChannelsPage /> },
   { path: '/channel/edit/:id', guard: 'admin', element: <ChannelsPage /> },
   { path: '/redemption', guard: 'admin', element: <RedemptionsPage /> },
+  { path: '/gateway', guard: 'admin', element: <GatewaysPage /> },
   { path: '/token', guard: 'user', element: <TokensPage /> },
   { path: '/topup', guard: 'user', element: <WalletPage /> },
   // Screens of later issues: a route that says so, never fake data.

@@ -24,6 +24,9 @@ const QUIET_ENDPOINTS = new Set([
   'updateUserSetting',
   'submitSetup',
   'copyChannel',
+  // Polled every 10 s: the gateways screen shows their failures itself.
+  'listGateways',
+  'listRejections',
 ]);
 
 function errorToasts() {

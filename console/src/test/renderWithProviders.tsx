@@ -5,12 +5,13 @@ import { Provider } from 'react-redux';
 import { vi } from 'vitest';
 import { makeStore } from '../app/store';
 import { setIntlLocale } from '../i18n/intl';
+import type { Locale } from '../i18n/locales';
 
-/** Renders a component with the store and the English catalogue. */
-export function renderWithProviders(ui: ReactElement, store = makeStore()) {
+/** Renders a component with the store and the English catalogue (or the one of `locale`). */
+export function renderWithProviders(ui: ReactElement, store = makeStore(), locale: Locale = 'en') {
   render(
     <Provider store={store}>
-      <RawIntlProvider value={setIntlLocale('en')}>{ui}</RawIntlProvider>
+      <RawIntlProvider value={setIntlLocale(locale)}>{ui}</RawIntlProvider>
     </Provider>,
   );
   return store;

@@ -10,9 +10,11 @@ use utoipa::ToSchema;
 
 use super::auth::{session_clear_cookie, session_cookie, session_set_cookie};
 use super::envelope::{EmptyEnvelope, Envelope, done, ok_with_message};
-use super::extract::{ApiJson, ApiQuery, ClientIp, ReqLang};
+use super::extract::{ApiJson, ApiQuery, ClientHttps, ClientIp, ReqLang};
+use super::throttle;
 use super::verification::{TurnstileQuery, check_code, require_human};
 use super::views::UserView;
+use crate::domain::limits::Action;
 use crate::domain::roles::{self, ROLE_COMMON, STATUS_ENABLED};
 use crate::domain::verification::{self, Purpose};
 use crate::domain::{accounts, password, secrets};
@@ -41,11 +43,14 @@ pub struct LoginView {
 }
 
 #[utoipa::path(post, path = "/api/user/login", tag = "account", request_body = LoginRequest,
-    params(TurnstileQuery), responses((status = 200, body = Envelope<LoginView>)))]
+    params(TurnstileQuery), responses((status = 200, body = Envelope<LoginView>),
+        (status = 429, description = "too many failed attempts for this account or address (Retry-After)", body = EmptyEnvelope),
+        (status = 503, description = "every password-hashing slot is busy", body = EmptyEnvelope)))]
 pub async fn login(
     State(state): State<AppState>,
     ReqLang(lang): ReqLang,
     client: ClientIp,
+    https: ClientHttps,
     ApiQuery(human): ApiQuery<TurnstileQuery>,
     ApiJson(form): ApiJson<LoginRequest>,
 ) -> ApiResult<Response> {
@@ -54,13 +59,34 @@ pub async fn login(
         return Err(ApiError::Rejected(Msg::UsernamePasswordRequiredLogin));
     }
     let options = state.options().await?;
-    require_human(&state, &options, human.turnstile.as_deref(), client).await?;
     let db = state.db();
     let found = store::users::find_live_by_login(db, login).await?;
-    let user = match found {
-        Some(user) if verify_off_thread(&form.password, &user.password).await? => user,
-        _ => return Err(ApiError::Rejected(Msg::WrongCredentials)),
+    // Failures are counted per account (by id, whether it was named by username or email) and
+    // per address; a name that is no account is counted under that name.
+    let account = match &found {
+        Some(user) => format!("user:{}", user.id),
+        None => format!("login:{login}"),
     };
+    let attempt = throttle::attempt(&state, Action::Login, client, &account).await?;
+    require_human(&state, &options, human.turnstile.as_deref(), client).await?;
+    let user = match found {
+        Some(user)
+            if state
+                .passwords()
+                .verify(&form.password, &user.password)
+                .await? =>
+        {
+            user
+        }
+        Some(_) => return Err(ApiError::Rejected(Msg::WrongCredentials)),
+        None => {
+            // The same work as a wrong password, so the reply does not tell whether the account
+            // exists.
+            state.passwords().verify_absent(&form.password).await?;
+            return Err(ApiError::Rejected(Msg::WrongCredentials));
+        }
+    };
+    attempt.succeeded().await?;
     if user.status != STATUS_ENABLED {
         return Err(ApiError::Rejected(Msg::UserBanned));
     }
@@ -68,7 +94,7 @@ pub async fn login(
         return Err(ApiError::Rejected(Msg::PasswordLoginDisabled));
     }
     if password::needs_rehash(&user.password) {
-        let fresh = hash_off_thread(form.password.clone()).await?;
+        let fresh = state.passwords().hash(form.password.clone()).await?;
         store::users::set_password_hash(&db.pool, user.id, &fresh).await?;
     }
 
@@ -104,7 +130,11 @@ pub async fn login(
     let mut response = body.into_response();
     response.headers_mut().insert(
         header::SET_COOKIE,
-        session_set_cookie(&cookie_value, ttl, state.settings().session_cookie_secure),
+        session_set_cookie(
+            &cookie_value,
+            ttl,
+            state.settings().auth.secure_cookies.secure(https.0),
+        ),
     );
     Ok(response)
 }
@@ -142,7 +172,9 @@ pub struct RegisterRequest {
 }
 
 #[utoipa::path(post, path = "/api/user/register", tag = "account", request_body = RegisterRequest,
-    params(TurnstileQuery), responses((status = 200, body = EmptyEnvelope)))]
+    params(TurnstileQuery), responses((status = 200, body = EmptyEnvelope),
+        (status = 429, description = "too many attempts for this username or address (Retry-After)", body = EmptyEnvelope),
+        (status = 503, description = "every password-hashing slot is busy", body = EmptyEnvelope)))]
 pub async fn register(
     State(state): State<AppState>,
     client: ClientIp,
@@ -169,6 +201,8 @@ pub async fn register(
     {
         return Err(ApiError::Rejected(Msg::PasswordsDiffer));
     }
+    // Every attempt counts, successful or not: each one may create an account.
+    let _counted = throttle::attempt(&state, Action::Register, client, username).await?;
     require_human(&state, &options, human.turnstile.as_deref(), client).await?;
     let db = state.db();
     if store::users::username_taken(db, username, None).await? {
@@ -194,7 +228,7 @@ pub async fn register(
         "" => None,
         code => store::users::find_by_aff_code(db, code).await?,
     };
-    let hash = hash_off_thread(form.password.clone()).await?;
+    let hash = state.passwords().hash(form.password.clone()).await?;
     let new_user_quota = options.i64("QuotaForNewUser");
     let invitee_bonus = if inviter.is_some() {
         options.i64("QuotaForInvitee")
@@ -279,20 +313,4 @@ pub fn check_email_policy(
         return Err(ApiError::Rejected(Msg::EmailAliasNotAllowed));
     }
     Ok(())
-}
-
-/// Verifies a password on the blocking pool (hashing is deliberately slow).
-pub async fn verify_off_thread(password: &str, stored: &str) -> ApiResult<bool> {
-    let (password, stored) = (password.to_string(), stored.to_string());
-    tokio::task::spawn_blocking(move || password::verify(&password, &stored))
-        .await
-        .map_err(|e| ApiError::Internal(format!("password check: {e}")))
-}
-
-/// Hashes a password on the blocking pool.
-pub async fn hash_off_thread(password: String) -> ApiResult<String> {
-    tokio::task::spawn_blocking(move || password::hash(&password))
-        .await
-        .map_err(|e| ApiError::Internal(format!("password hash: {e}")))?
-        .map_err(ApiError::Internal)
 }

@@ -26,6 +26,8 @@ pub struct ChannelView {
     pub id: i64,
     #[serde(rename = "type")]
     pub channel_type: i64,
+    /// Whether this gateway version relays this channel type
+    pub served: bool,
     pub name: String,
     /// How many keys the channel holds (several for multi-key channels).
     pub key_count: usize,
@@ -79,11 +81,20 @@ pub fn channel_keys(state: &AppState, c: &ChannelRecord) -> Vec<String> {
     }
 }
 
+/// Whether the gateway has an adapter for the channel type (otherwise it never routes there).
+fn served(channel_type: i64) -> bool {
+    i32::try_from(channel_type)
+        .ok()
+        .and_then(adapters::provider::lookup)
+        .is_some()
+}
+
 fn view(state: &AppState, c: ChannelRecord) -> ChannelView {
     ChannelView {
         key_count: channel_keys(state, &c).len(),
         id: c.id,
         channel_type: c.channel_type,
+        served: served(c.channel_type),
         name: c.name,
         openai_organization: c.openai_organization,
         test_model: c.test_model,
@@ -262,7 +273,8 @@ pub struct ChannelInput {
     #[serde(rename = "type")]
     pub channel_type: Option<i64>,
     pub name: Option<String>,
-    /// One key, or several separated by newlines or commas. Empty on updates keeps the keys.
+    /// One key, or several separated by newlines or commas. Empty on updates keeps the keys,
+    /// unless the update changes the base URL, header override or proxy setting.
     pub key: Option<String>,
     pub openai_organization: Option<String>,
     pub test_model: Option<String>,
@@ -483,6 +495,12 @@ pub async fn create_channel(
     Ok(ok(ids))
 }
 
+fn destination(c: &ChannelRecord) -> channels::KeyDestination {
+    channels::KeyDestination::of(&c.base_url, &c.header_override, &c.setting)
+}
+
+/// Absent fields stay as they are. Changing the base URL, the header override or the proxy
+/// setting needs the key in the same request.
 #[utoipa::path(put, path = "/api/channel/", tag = "channels", request_body = ChannelInput,
     responses((status = 200, body = Envelope<ChannelView>), (status = 403, body = EmptyEnvelope)))]
 pub async fn update_channel(
@@ -492,9 +510,14 @@ pub async fn update_channel(
 ) -> ApiResult<Json<Envelope<ChannelView>>> {
     let id = input.id.ok_or(ApiError::Rejected(Msg::ChannelNotFound))?;
     let mut channel = find(&state, id).await?;
+    let before = destination(&channel);
     apply(&mut channel, &input).map_err(ApiError::Rejected)?;
     let keys = channels::split_keys(channel.channel_type, input.key.as_deref().unwrap_or(""));
-    if !keys.is_empty() {
+    if keys.is_empty() {
+        if destination(&channel) != before {
+            return Err(ApiError::Rejected(Msg::ChannelKeyRequiredForDestination));
+        }
+    } else {
         channel.key_enc = state.cipher().encrypt(&keys.join("\n"));
     }
     let mut tx = state.db().pool.begin().await?;

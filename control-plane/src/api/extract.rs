@@ -1,6 +1,7 @@
 //! Request extractors that reject in the envelope: JSON bodies, queries, the client's address
 //! and language.
 
+use adapters::client_ip::TrustedProxies;
 use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
@@ -60,8 +61,9 @@ fn query_rejection_detail(rejection: &QueryRejection) -> String {
     rejection.body_text().chars().take(200).collect()
 }
 
-/// The client's address: the TCP peer, or, when the peer is a proxy on this machine, the last
-/// address that proxy appended to `X-Forwarded-For`.
+/// The client's address: the TCP peer, or, when the peer is a trusted proxy
+/// (`--trusted-proxies`), the first address in `X-Forwarded-For`, read from the right, that is
+/// not a trusted proxy.
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub Option<IpAddr>);
 
@@ -79,17 +81,53 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(addr)| addr.ip());
-        let forwarded = parts
+        let ip = peer.map(|peer| match parts.extensions.get::<TrustedProxies>() {
+            Some(trusted) => {
+                let forwarded = parts
+                    .headers
+                    .get_all("x-forwarded-for")
+                    .iter()
+                    .filter_map(|v| v.to_str().ok());
+                trusted.client_ip(peer, forwarded)
+            }
+            None => peer,
+        });
+        Ok(ClientIp(ip))
+    }
+}
+
+/// Whether a peer is a proxy whose `X-Forwarded-*` headers are believed (`--trusted-proxies`,
+/// handed to requests as an extension by [`crate::app`]).
+fn is_trusted_proxy(parts: &Parts, peer: IpAddr) -> bool {
+    parts
+        .extensions
+        .get::<TrustedProxies>()
+        .is_some_and(|t| t.trusts(peer))
+}
+
+/// Whether the client reached the control plane over HTTPS: the request's own scheme, or the
+/// last `X-Forwarded-Proto` value set by a proxy [`ClientIp`] trusts.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientHttps(pub bool);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientHttps {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        if parts.uri.scheme_str() == Some("https") {
+            return Ok(ClientHttps(true));
+        }
+        let from_trusted_proxy = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .is_some_and(|ConnectInfo(addr)| is_trusted_proxy(parts, addr.ip()));
+        let forwarded_https = parts
             .headers
-            .get("x-forwarded-for")
+            .get("x-forwarded-proto")
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.rsplit(',').next())
-            .and_then(|last| last.trim().parse::<IpAddr>().ok());
-        let ip = match (peer, forwarded) {
-            (Some(peer), Some(forwarded)) if peer.is_loopback() => Some(forwarded),
-            (peer, _) => peer,
-        };
-        Ok(ClientIp(ip))
+            .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"));
+        Ok(ClientHttps(from_trusted_proxy && forwarded_https))
     }
 }
 

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::extract::State;
+use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::account::{hash_off_thread, verify_off_thread};
-use super::auth::Caller;
+use super::auth::{Caller, session_cookie};
 use super::envelope::{EmptyEnvelope, Envelope, done, ok};
 use super::extract::ApiJson;
 use super::views::UserView;
@@ -38,10 +38,11 @@ pub struct SelfUpdate {
 }
 
 #[utoipa::path(put, path = "/api/user/self", tag = "self", request_body = SelfUpdate,
-    responses((status = 200, body = EmptyEnvelope), (status = 401, body = EmptyEnvelope)))]
+    responses((status = 200, description = "saved; a new password ends every other session of the user", body = EmptyEnvelope), (status = 401, body = EmptyEnvelope)))]
 pub async fn update_self(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     ApiJson(form): ApiJson<SelfUpdate>,
 ) -> ApiResult<Json<Envelope<()>>> {
     let db = state.db();
@@ -53,11 +54,16 @@ pub async fn update_self(
             .as_deref()
             .filter(|p| !p.is_empty())
             .ok_or(ApiError::Rejected(Msg::OriginalPasswordRequired))?;
-        if !verify_off_thread(original, &user.password).await? {
+        if !state.passwords().verify(original, &user.password).await? {
             return Err(ApiError::Rejected(Msg::WrongOriginalPassword));
         }
-        let hash = hash_off_thread(new_password.to_string()).await?;
-        store::users::set_password_hash(&db.pool, user.id, &hash).await?;
+        let hash = state.passwords().hash(new_password.to_string()).await?;
+        // The session making the change stays; every other one ends.
+        let current = session_cookie(&headers).map(|c| secrets::sha256_hex(&c));
+        let mut tx = db.pool.begin().await?;
+        store::users::set_password_hash(&mut *tx, user.id, &hash).await?;
+        store::sessions::delete_for_user_except(&mut *tx, user.id, current.as_deref()).await?;
+        tx.commit().await?;
     }
     let username = form
         .username

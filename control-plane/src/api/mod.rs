@@ -17,8 +17,10 @@ pub mod me;
 pub mod options;
 pub mod pricing;
 pub mod redemptions;
+pub mod security_headers;
 pub mod setup;
 pub mod status;
+pub mod throttle;
 pub mod tokens;
 pub mod topup;
 pub mod usage_rejections;
@@ -77,6 +79,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(tokens::search_tokens))
         .routes(routes!(tokens::get_token))
+        .routes(routes!(tokens::reveal_key))
         .routes(routes!(tokens::delete_token))
         .routes(routes!(
             channels::list_channels,

@@ -11,7 +11,7 @@ use super::envelope::{EmptyEnvelope, Envelope, done, ok};
 use super::extract::{ApiJson, ClientIp};
 use crate::domain::accounts::{self, SETUP_USERNAME_MAX};
 use crate::domain::roles::ROLE_ROOT;
-use crate::domain::{password, secrets};
+use crate::domain::secrets;
 use crate::error::{ApiError, ApiResult};
 use crate::i18n::Msg;
 use crate::state::AppState;
@@ -87,7 +87,8 @@ pub async fn post_setup(
     let db = state.db();
     let create_root = !store::users::root_exists(db).await?;
     let root_hash = if create_root {
-        Some(validate_root(&form)?)
+        validate_root(&form)?;
+        Some(state.passwords().hash(form.password.clone()).await?)
     } else {
         None
     };
@@ -128,7 +129,7 @@ pub async fn post_setup(
     Ok(done())
 }
 
-fn validate_root(form: &SetupRequest) -> Result<String, ApiError> {
+fn validate_root(form: &SetupRequest) -> Result<(), ApiError> {
     let username = form.username.trim();
     if username.is_empty() {
         return Err(ApiError::Rejected(Msg::SetupUsernameRequired));
@@ -148,5 +149,5 @@ fn validate_root(form: &SetupRequest) -> Result<String, ApiError> {
     if form.password != form.confirm_password {
         return Err(ApiError::Rejected(Msg::PasswordsDiffer));
     }
-    password::hash(&form.password).map_err(ApiError::Internal)
+    Ok(())
 }

@@ -1,8 +1,11 @@
 //! A user's API tokens: list, search, get, create (also in batches), full and status-only update,
-//! delete (`/api/token/*`).
+//! delete (`/api/token/*`). Lists and single reads show masked keys; the whole key is returned
+//! only on creation and by the owner's explicit `POST /api/token/{id}/key`.
 
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -17,13 +20,14 @@ use crate::state::AppState;
 use crate::store::tokens::{TokenFields, TokenFilter, TokenRecord};
 use crate::store::{self, now};
 
-/// A token as its owner sees it (with its full key).
+/// A token as its owner sees it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TokenView {
     pub id: i64,
     pub user_id: i64,
     pub name: String,
-    /// `sk-` and 48 letters and digits.
+    /// Masked (`sk-abcd**********wxyz`) everywhere except in the creation answer, which holds
+    /// the whole key (`sk-` and 48 letters and digits). `POST /api/token/{id}/key` reads it later.
     pub key: String,
     /// 1 enabled, 2 disabled, 3 expired, 4 exhausted.
     pub status: i64,
@@ -47,14 +51,34 @@ pub struct TokenView {
     pub rate_limit_success: i64,
 }
 
-fn view(state: &AppState, t: TokenRecord) -> TokenView {
-    let key = match state.cipher().decrypt(&t.key_enc) {
-        Ok(key) => format!("{KEY_PREFIX}{key}"),
+/// The bare key of a token, or `None` (logged) when it cannot be decrypted.
+fn bare_key(state: &AppState, t: &TokenRecord) -> Option<String> {
+    match state.cipher().decrypt(&t.key_enc) {
+        Ok(key) => Some(key),
         Err(err) => {
             tracing::error!(token_id = t.id, error = %err, "token key cannot be decrypted");
-            String::new()
+            None
         }
-    };
+    }
+}
+
+/// The token with its key masked, as every list and read shows it.
+fn view(state: &AppState, t: TokenRecord) -> TokenView {
+    let key = bare_key(state, &t)
+        .map(|k| tokens::mask_key(&k))
+        .unwrap_or_default();
+    view_with_key(t, key)
+}
+
+/// The token with its whole key (the creation answer only).
+fn view_unmasked(state: &AppState, t: TokenRecord) -> TokenView {
+    let key = bare_key(state, &t)
+        .map(|k| format!("{KEY_PREFIX}{k}"))
+        .unwrap_or_default();
+    view_with_key(t, key)
+}
+
+fn view_with_key(t: TokenRecord, key: String) -> TokenView {
     let unlimited = t.unlimited_quota != 0;
     TokenView {
         id: t.id,
@@ -152,6 +176,37 @@ pub async fn get_token(
     Ok(ok(view(&state, token)))
 }
 
+/// The whole key of a token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenKey {
+    /// `sk-` and 48 letters and digits.
+    pub key: String,
+}
+
+/// The one way to read a token's whole key after creation (the console's copy and show
+/// buttons). Owner only: anyone else, administrators included, gets 404.
+#[utoipa::path(post, path = "/api/token/{id}/key", tag = "tokens", params(("id" = i64, Path)),
+    responses((status = 200, body = Envelope<TokenKey>), (status = 401, body = EmptyEnvelope),
+        (status = 404, description = "no such token of the caller", body = EmptyEnvelope)))]
+pub async fn reveal_key(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<i64>,
+) -> ApiResult<impl IntoResponse> {
+    let token = store::tokens::find_own(state.db(), caller.user.id, id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let bare = bare_key(&state, &token)
+        .ok_or_else(|| ApiError::Internal(format!("token {id}: key cannot be decrypted")))?;
+    tracing::info!(token_id = id, user_id = caller.user.id, "token key read");
+    Ok((
+        [(header::CACHE_CONTROL, "no-store")],
+        ok(TokenKey {
+            key: format!("{KEY_PREFIX}{bare}"),
+        }),
+    ))
+}
+
 async fn own_token(state: &AppState, caller: &Caller, id: i64) -> ApiResult<TokenRecord> {
     store::tokens::find_own(state.db(), caller.user.id, id)
         .await?
@@ -236,7 +291,7 @@ async fn validate(state: &AppState, caller: &Caller, input: &TokenInput) -> ApiR
 }
 
 #[utoipa::path(post, path = "/api/token/", tag = "tokens", request_body = TokenInput,
-    responses((status = 200, description = "the created tokens", body = Envelope<Vec<TokenView>>), (status = 401, body = EmptyEnvelope)))]
+    responses((status = 200, description = "the created tokens, with their whole keys (shown once)", body = Envelope<Vec<TokenView>>), (status = 401, body = EmptyEnvelope)))]
 pub async fn create_token(
     State(state): State<AppState>,
     caller: Caller,
@@ -270,7 +325,7 @@ pub async fn create_token(
     let mut created = Vec::with_capacity(ids.len());
     for id in ids {
         if let Some(token) = store::tokens::find_own(db, caller.user.id, id).await? {
-            created.push(view(&state, token));
+            created.push(view_unmasked(&state, token));
         }
     }
     Ok(ok(created))

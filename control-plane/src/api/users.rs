@@ -3,16 +3,17 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::account::hash_off_thread;
-use super::auth::AdminCaller;
+use super::auth::{AdminCaller, session_cookie};
 use super::envelope::{EmptyEnvelope, Envelope, Page, PageQuery, done, ok};
 use super::extract::{ApiJson, ApiQuery};
 use super::views::UserView;
-use crate::domain::accounts;
+use crate::domain::quota::{self, QuotaEdit};
 use crate::domain::roles::{self, ManageAction, ROLE_COMMON};
+use crate::domain::{accounts, secrets};
 use crate::error::{ApiError, ApiResult};
 use crate::i18n::Msg;
 use crate::state::AppState;
@@ -109,7 +110,7 @@ pub async fn create_user(
         return Err(ApiError::Rejected(Msg::UsernameTaken));
     }
     let options = state.options().await?;
-    let hash = hash_off_thread(form.password.clone()).await?;
+    let hash = state.passwords().hash(form.password.clone()).await?;
     let new_user = NewUser {
         username,
         password_hash: &hash,
@@ -152,18 +153,27 @@ pub async fn get_user(
     )))
 }
 
-/// An administrator's edit of an account.
+/// An administrator's edit of an account. Balances change with every request, so a new quota is
+/// compare-and-set against the value the form was loaded with (`quota_before`), or a change is
+/// sent as `quota_delta`; a quota equal to `quota_before` leaves the balance as it is now.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct UpdateUser {
     pub id: i64,
     pub username: Option<String>,
     pub display_name: Option<String>,
-    /// A new password (8 to 20 characters); empty keeps the current one.
+    /// A new password (8 to 20 characters); empty keeps the current one. A new password ends
+    /// every session of the user.
     pub password: Option<String>,
     pub email: Option<String>,
     pub group: Option<String>,
-    /// New remaining quota (integer, not negative).
+    /// New remaining quota (integer, not negative). Needs `quota_before` unless it equals the
+    /// current quota.
     pub quota: Option<i64>,
+    /// The quota the form was loaded with: `quota` is applied only if the balance still is this.
+    pub quota_before: Option<i64>,
+    /// Added to the balance as it is when the edit lands (negative to take; the result may not
+    /// go below 0). Not together with a changed `quota`.
+    pub quota_delta: Option<i64>,
     pub remark: Option<String>,
 }
 
@@ -172,6 +182,7 @@ pub struct UpdateUser {
 pub async fn update_user(
     State(state): State<AppState>,
     admin: AdminCaller,
+    headers: HeaderMap,
     ApiJson(form): ApiJson<UpdateUser>,
 ) -> ApiResult<Json<Envelope<()>>> {
     let user = target_user(&state, &admin, form.id).await?;
@@ -201,14 +212,12 @@ pub async fn update_user(
             group: group.chars().take(64).collect(),
         }));
     }
-    let quota = form.quota.unwrap_or(user.quota);
-    if quota < 0 {
-        return Err(ApiError::Rejected(Msg::QuotaNegative));
-    }
+    let quota_edit = quota::plan_edit(form.quota, form.quota_before, form.quota_delta, user.quota)
+        .map_err(ApiError::Rejected)?;
     let password_hash = match form.password.as_deref().filter(|p| !p.is_empty()) {
         Some(p) => {
             accounts::check_password(p).map_err(ApiError::Rejected)?;
-            Some(hash_off_thread(p.to_string()).await?)
+            Some(state.passwords().hash(p.to_string()).await?)
         }
         None => None,
     };
@@ -221,7 +230,6 @@ pub async fn update_user(
         display_name,
         email,
         group,
-        quota,
         remark: form.remark.as_deref().unwrap_or(&user.remark),
         password_hash: password_hash.as_deref(),
     };
@@ -232,7 +240,26 @@ pub async fn update_user(
         }
         other => other?,
     }
-    if quota != user.quota {
+    let changed = match quota_edit {
+        QuotaEdit::Keep => None,
+        QuotaEdit::Set { from, to } => {
+            if !store::users::set_quota_if(&mut *tx, user.id, from, to).await? {
+                drop(tx);
+                let current = store::users::find_by_id(db, user.id)
+                    .await?
+                    .map_or(user.quota, |u| u.quota);
+                return Err(ApiError::Rejected(Msg::QuotaChanged { current }));
+            }
+            Some((from, to))
+        }
+        QuotaEdit::Add(delta) => {
+            let Some(to) = store::users::add_quota_within(&mut *tx, user.id, delta).await? else {
+                return Err(ApiError::Rejected(Msg::QuotaNegative));
+            };
+            Some((to - delta, to))
+        }
+    };
+    if let Some((from, to)) = changed {
         let actor = &admin.0.user;
         store::logs::insert_event(
             &mut *tx,
@@ -241,16 +268,21 @@ pub async fn update_user(
                 username: &user.username,
                 kind: LogType::Manage,
                 content: format!(
-                    "administrator {} (id {}) changed quota from {} to {}",
-                    actor.username, actor.id, user.quota, quota
+                    "administrator {} (id {}) changed quota from {from} to {to}",
+                    actor.username, actor.id
                 ),
-                quota: quota - user.quota,
+                quota: to - from,
             },
         )
         .await?;
     }
     if password_hash.is_some() {
-        store::sessions::delete_for_user(&mut *tx, user.id).await?;
+        // Every session of the user ends; an administrator editing their own account keeps the
+        // session making the change.
+        let keep = (user.id == admin.0.user.id)
+            .then(|| session_cookie(&headers).map(|c| secrets::sha256_hex(&c)))
+            .flatten();
+        store::sessions::delete_for_user_except(&mut *tx, user.id, keep.as_deref()).await?;
     }
     tx.commit().await?;
     Ok(done())

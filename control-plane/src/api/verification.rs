@@ -8,13 +8,15 @@ use axum::extract::State;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
-use super::account::{check_email_policy, hash_off_thread};
+use super::account::check_email_policy;
 use super::auth::Caller;
 use super::envelope::{EmptyEnvelope, Envelope, ok, ok_with_message};
 use super::extract::{ApiJson, ApiQuery, ClientIp, ReqLang};
+use super::throttle;
+use crate::domain::limits::Action;
 use crate::domain::options::Options;
 use crate::domain::secrets;
-use crate::domain::verification::{self, CODE_TTL_SECS, Purpose, StoredCode};
+use crate::domain::verification::{self, CODE_TTL_SECS, MAX_ATTEMPTS, Purpose};
 use crate::error::{ApiError, ApiResult};
 use crate::i18n::{Lang, Msg};
 use crate::outbound::{mail, turnstile};
@@ -58,32 +60,31 @@ pub async fn require_human(
     })
 }
 
-/// Checks an offered code against the stored one; a wrong guess is counted.
+/// Checks an offered code against the stored one and returns the stored hash. Every check first
+/// uses up one of the code's attempts, in one statement that also checks the count, so however
+/// many guesses arrive at once, at most [`MAX_ATTEMPTS`] are ever compared; after that the code
+/// is dead.
 pub async fn check_code(
     state: &AppState,
     purpose: Purpose,
     email: &str,
     offered: &str,
 ) -> ApiResult<String> {
-    let db = state.db();
-    let stored = store::verification::find(db, purpose.as_str(), email).await?;
-    let result = verification::check(
-        stored.as_ref().map(|s| StoredCode {
-            code_hash: &s.code_hash,
-            expires_at: s.expires_at,
-            attempts: s.attempts,
-        }),
-        offered,
+    let offered = offered.trim();
+    if offered.is_empty() {
+        return Err(ApiError::Rejected(Msg::VerificationCodeRequired));
+    }
+    let claimed = store::verification::claim_attempt(
+        state.db(),
+        purpose.as_str(),
+        email,
         now(),
-    );
-    match (result, stored) {
-        (Ok(()), Some(stored)) => Ok(stored.code_hash),
-        (Err(msg), Some(_)) if msg == Msg::VerificationCodeInvalid => {
-            store::verification::count_attempt(db, purpose.as_str(), email).await?;
-            Err(ApiError::Rejected(msg))
-        }
-        (Err(msg), _) => Err(ApiError::Rejected(msg)),
-        (Ok(()), None) => Err(ApiError::Rejected(Msg::VerificationCodeInvalid)),
+        MAX_ATTEMPTS,
+    )
+    .await?;
+    match claimed {
+        Some(code_hash) if verification::matches(&code_hash, offered) => Ok(code_hash),
+        _ => Err(ApiError::Rejected(Msg::VerificationCodeInvalid)),
     }
 }
 
@@ -147,7 +148,8 @@ pub struct EmailQuery {
 }
 
 #[utoipa::path(get, path = "/api/verification", tag = "account", params(EmailQuery),
-    responses((status = 200, body = EmptyEnvelope)))]
+    responses((status = 200, body = EmptyEnvelope),
+        (status = 429, description = "too many codes asked for this address or from this client (Retry-After)", body = EmptyEnvelope)))]
 pub async fn send_verification_code(
     State(state): State<AppState>,
     client: ClientIp,
@@ -155,8 +157,9 @@ pub async fn send_verification_code(
     ApiQuery(query): ApiQuery<EmailQuery>,
 ) -> ApiResult<Json<Envelope<()>>> {
     let options = state.options().await?;
-    require_human(&state, &options, query.turnstile.as_deref(), client).await?;
     let email = verification::normalize_email(query.email.as_deref().unwrap_or_default());
+    let _counted = throttle::attempt(&state, Action::SendCode, client, &email).await?;
+    require_human(&state, &options, query.turnstile.as_deref(), client).await?;
     if email.is_empty() {
         return Err(ApiError::Rejected(Msg::EmailRequired));
     }
@@ -201,18 +204,23 @@ pub struct BindQuery {
 }
 
 #[utoipa::path(get, path = "/api/oauth/email/bind", tag = "self", params(BindQuery),
-    responses((status = 200, body = EmptyEnvelope), (status = 401, body = EmptyEnvelope)))]
+    responses((status = 200, body = EmptyEnvelope), (status = 401, body = EmptyEnvelope),
+        (status = 429, description = "too many wrong codes from this user or client (Retry-After)", body = EmptyEnvelope)))]
 pub async fn bind_email(
     State(state): State<AppState>,
     caller: Caller,
+    client: ClientIp,
     ApiQuery(query): ApiQuery<BindQuery>,
 ) -> ApiResult<Json<Envelope<()>>> {
     let email = verification::normalize_email(query.email.as_deref().unwrap_or_default());
     if email.is_empty() {
         return Err(ApiError::Rejected(Msg::EmailRequired));
     }
+    let account = format!("user:{}", caller.user.id);
+    let attempt = throttle::attempt(&state, Action::CheckCode, client, &account).await?;
     let code = query.code.unwrap_or_default();
     let code_hash = check_code(&state, Purpose::Email, &email, &code).await?;
+    attempt.succeeded().await?;
     let db = state.db();
     if store::users::find_live_by_email(db, &email)
         .await?
@@ -230,7 +238,8 @@ pub async fn bind_email(
 }
 
 #[utoipa::path(get, path = "/api/reset_password", tag = "account", params(EmailQuery),
-    responses((status = 200, body = EmptyEnvelope)))]
+    responses((status = 200, description = "the same reply whether or not the address has an account; the mail is sent in the background", body = EmptyEnvelope),
+        (status = 429, description = "too many reset links asked for this address or from this client (Retry-After)", body = EmptyEnvelope)))]
 pub async fn send_reset_link(
     State(state): State<AppState>,
     client: ClientIp,
@@ -238,8 +247,9 @@ pub async fn send_reset_link(
     ApiQuery(query): ApiQuery<EmailQuery>,
 ) -> ApiResult<Json<Envelope<()>>> {
     let options = state.options().await?;
-    require_human(&state, &options, query.turnstile.as_deref(), client).await?;
     let email = verification::normalize_email(query.email.as_deref().unwrap_or_default());
+    let _counted = throttle::attempt(&state, Action::ResetRequest, client, &email).await?;
+    require_human(&state, &options, query.turnstile.as_deref(), client).await?;
     if email.is_empty() {
         return Err(ApiError::Rejected(Msg::EmailRequired));
     }
@@ -250,8 +260,12 @@ pub async fn send_reset_link(
     if server.is_empty() {
         return Err(ApiError::Rejected(Msg::ServerAddressMissing));
     }
+    if !mail::is_configured(&options) {
+        return Err(ApiError::Rejected(Msg::SmtpNotConfigured));
+    }
     let sent = || Ok(ok_with_message((), Msg::ResetEmailSent.text(lang)));
-    // The reply is the same whether or not the address belongs to an account.
+    // The reply is the same whether or not the address belongs to an account, and as quick: the
+    // mail is sent in the background.
     if store::users::find_live_by_email(state.db(), &email)
         .await?
         .is_none()
@@ -283,12 +297,16 @@ pub async fn send_reset_link(
             ),
         ),
     };
-    let email_msg = mail::Email {
-        to: &email,
-        subject,
-        html,
-    };
-    deliver(&state, &options, Purpose::PasswordReset, email_msg).await?;
+    let background = state.clone();
+    tokio::spawn(async move {
+        let email_msg = mail::Email {
+            to: &email,
+            subject,
+            html,
+        };
+        // `deliver` logs the failure and forgets the token, so a new link can be asked for.
+        let _ = deliver(&background, &options, Purpose::PasswordReset, email_msg).await;
+    });
     sent()
 }
 
@@ -302,22 +320,26 @@ pub struct ResetRequest {
 }
 
 #[utoipa::path(post, path = "/api/user/reset", tag = "account", request_body = ResetRequest,
-    responses((status = 200, description = "the new password", body = Envelope<String>)))]
+    responses((status = 200, description = "the new password; every session of the user ends", body = Envelope<String>),
+        (status = 429, description = "too many wrong tokens for this address or from this client (Retry-After)", body = EmptyEnvelope)))]
 pub async fn reset_password(
     State(state): State<AppState>,
+    client: ClientIp,
     ApiJson(form): ApiJson<ResetRequest>,
 ) -> ApiResult<Json<Envelope<String>>> {
     let email = verification::normalize_email(&form.email);
     if email.is_empty() {
         return Err(ApiError::Rejected(Msg::EmailRequired));
     }
+    let attempt = throttle::attempt(&state, Action::ResetConfirm, client, &email).await?;
     let token_hash = check_code(&state, Purpose::PasswordReset, &email, &form.token).await?;
+    attempt.succeeded().await?;
     let db = state.db();
     let user = store::users::find_live_by_email(db, &email)
         .await?
         .ok_or(ApiError::Rejected(Msg::VerificationCodeInvalid))?;
     let password = secrets::random_alphanumeric(RESET_PASSWORD_LEN);
-    let hash = hash_off_thread(password.clone()).await?;
+    let hash = state.passwords().hash(password.clone()).await?;
     let mut tx = db.pool.begin().await?;
     if !store::verification::consume(
         &mut *tx,

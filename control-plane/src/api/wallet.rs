@@ -8,8 +8,10 @@ use utoipa::ToSchema;
 
 use super::auth::Caller;
 use super::envelope::{EmptyEnvelope, Envelope, ok};
-use super::extract::ApiJson;
+use super::extract::{ApiJson, ClientIp};
+use super::throttle;
 use crate::domain::accounts;
+use crate::domain::limits::Action;
 use crate::domain::quota::format_usd;
 use crate::domain::redemption::{self, CodeState};
 use crate::error::{ApiError, ApiResult};
@@ -33,16 +35,27 @@ pub struct RedeemResult {
 }
 
 #[utoipa::path(post, path = "/api/user/topup", tag = "wallet", request_body = RedeemRequest,
-    responses((status = 200, body = Envelope<RedeemResult>), (status = 401, body = EmptyEnvelope)))]
+    responses((status = 200, body = Envelope<RedeemResult>), (status = 401, body = EmptyEnvelope),
+        (status = 429, description = "too many failed redemptions by this user or from this client (Retry-After)", body = EmptyEnvelope)))]
 pub async fn redeem(
     State(state): State<AppState>,
     caller: Caller,
+    client: ClientIp,
     ApiJson(request): ApiJson<RedeemRequest>,
 ) -> ApiResult<Json<Envelope<RedeemResult>>> {
     let key = request.key.trim();
     if key.is_empty() {
         return Err(ApiError::Rejected(Msg::RedemptionCodeRequired));
     }
+    let account = format!("user:{}", caller.user.id);
+    let attempt = throttle::attempt(&state, Action::Redeem, client, &account).await?;
+    let redeemed = redeem_code(&state, &caller, key).await?;
+    attempt.succeeded().await?;
+    Ok(ok(redeemed))
+}
+
+/// Redeems `key` for the caller.
+async fn redeem_code(state: &AppState, caller: &Caller, key: &str) -> ApiResult<RedeemResult> {
     let db = state.db();
     let code = store::redemptions::find_by_key(db, key)
         .await?
@@ -94,10 +107,10 @@ pub async fn redeem(
     )
     .await?;
     tx.commit().await?;
-    Ok(ok(RedeemResult {
+    Ok(RedeemResult {
         quota: code.quota,
         is_gift,
-    }))
+    })
 }
 
 /// Whether the caller may check in today.

@@ -93,6 +93,42 @@ pub fn normalize_base_url(raw: &str) -> String {
     raw.trim().trim_end_matches('/').to_string()
 }
 
+/// Where a channel sends its key: the base URL, the header override (compared as JSON, so
+/// reformatting is no change) and the `proxy` of its settings. An update that changes any of
+/// them must carry the key again, so a key cannot be redirected by someone who could not read it.
+#[derive(Debug, PartialEq)]
+pub struct KeyDestination {
+    base_url: String,
+    headers: serde_json::Value,
+    proxy: String,
+}
+
+impl KeyDestination {
+    pub fn of(base_url: &str, header_override: &str, setting: &str) -> Self {
+        let json = |raw: &str| {
+            let raw = raw.trim();
+            if raw.is_empty() {
+                serde_json::Value::Null
+            } else {
+                serde_json::from_str(raw).unwrap_or_else(|_| serde_json::Value::String(raw.into()))
+            }
+        };
+        let proxy = match json(setting).get("proxy") {
+            Some(serde_json::Value::String(p)) => p.trim().to_string(),
+            Some(serde_json::Value::Null) | None => String::new(),
+            Some(other) => other.to_string(),
+        };
+        KeyDestination {
+            base_url: normalize_base_url(base_url),
+            headers: match json(header_override) {
+                serde_json::Value::Object(map) if map.is_empty() => serde_json::Value::Null,
+                other => other,
+            },
+            proxy,
+        }
+    }
+}
+
 /// The reason an automatic disable records in `other_info`.
 pub fn other_info(reason: &str, time: i64) -> String {
     serde_json::json!({"status_reason": reason, "status_time": time}).to_string()
@@ -183,6 +219,45 @@ mod tests {
         assert_eq!(
             split_keys(41, "{\"type\":\"service_account\",\"a\":1}").len(),
             1
+        );
+    }
+
+    #[test]
+    fn key_destination_changes_with_address_headers_or_proxy() {
+        let base = KeyDestination::of(
+            "https://api.example.com",
+            "{\"X-A\": \"1\"}",
+            "{\"proxy\": \"socks5://p:1080\", \"force_format\": true}",
+        );
+        let same = KeyDestination::of(
+            "https://api.example.com/ ",
+            "{ \"X-A\":\"1\" }",
+            "{\"force_format\": false, \"proxy\": \"socks5://p:1080\"}",
+        );
+        assert_eq!(base, same, "formatting and other settings are no change");
+        for changed in [
+            KeyDestination::of(
+                "https://evil.example",
+                "{\"X-A\": \"1\"}",
+                "{\"proxy\": \"socks5://p:1080\"}",
+            ),
+            KeyDestination::of(
+                "https://api.example.com",
+                "{\"X-A\": \"2\"}",
+                "{\"proxy\": \"socks5://p:1080\"}",
+            ),
+            KeyDestination::of(
+                "https://api.example.com",
+                "{\"X-A\": \"1\"}",
+                "{\"proxy\": \"http://q\"}",
+            ),
+            KeyDestination::of("https://api.example.com", "{\"X-A\": \"1\"}", ""),
+        ] {
+            assert_ne!(base, changed);
+        }
+        assert_eq!(
+            KeyDestination::of("", "", ""),
+            KeyDestination::of("", "{}", "{}")
         );
     }
 

@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod channels;
 pub mod crypto;
+pub mod limits;
 pub mod options;
 pub mod password;
 pub mod payment;

@@ -39,6 +39,11 @@ pub fn verify(password: &str, stored: &str) -> bool {
     }
 }
 
+/// Whether `stored` is a password hash this module can check (argon2 or bcrypt).
+pub fn is_hash(stored: &str) -> bool {
+    stored.starts_with("$argon2") || is_bcrypt(stored)
+}
+
 /// Whether a stored hash should be replaced by an argon2id one after a successful sign-in.
 pub fn needs_rehash(stored: &str) -> bool {
     !stored.starts_with("$argon2id")
@@ -76,5 +81,7 @@ mod tests {
     fn unknown_formats_never_match() {
         assert!(!verify("plain", "plain"));
         assert!(!verify("", ""));
+        assert!(!is_hash("") && !is_hash("plain"));
+        assert!(is_hash(&hash("x").unwrap()));
     }
 }

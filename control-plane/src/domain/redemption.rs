@@ -5,7 +5,9 @@ use super::secrets;
 use crate::i18n::Msg;
 
 pub const KEY_LEN: usize = 32;
-pub const CUSTOM_KEY_MIN: usize = 4;
+/// A custom code is at least this long: codes are bearer secrets worth money, and a short one
+/// can be guessed.
+pub const CUSTOM_KEY_MIN: usize = 16;
 pub const CREATE_MAX: i64 = 100;
 pub const UNLIMITED_USES: i64 = -1;
 
@@ -18,10 +20,15 @@ pub fn new_key() -> String {
     secrets::random_alphanumeric(KEY_LEN)
 }
 
-/// A custom code: 4 to 32 of letters, digits, `-`, `_`.
+/// A custom code: 16 to 32 of letters, digits, `-`, `_`.
 pub fn check_custom_key(key: &str) -> Result<(), Msg> {
     let len = key.chars().count();
-    let valid = (CUSTOM_KEY_MIN..=KEY_LEN).contains(&len)
+    if len < CUSTOM_KEY_MIN {
+        return Err(Msg::RedemptionKeyTooShort {
+            min: CUSTOM_KEY_MIN,
+        });
+    }
+    let valid = len <= KEY_LEN
         && key
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
@@ -149,8 +156,19 @@ mod tests {
         assert_eq!(normalize_max_uses(None), -1);
         assert_eq!(normalize_max_uses(Some(0)), -1);
         assert_eq!(normalize_max_uses(Some(5)), 5);
-        assert!(check_custom_key("GIFT-2026_a").is_ok());
-        assert!(check_custom_key("abc").is_err() && check_custom_key("has space").is_err());
+        assert!(check_custom_key("GIFT-2026_summer-A").is_ok());
+        assert_eq!(
+            check_custom_key("GIFT-2026_a"),
+            Err(Msg::RedemptionKeyTooShort { min: 16 })
+        );
+        assert_eq!(
+            check_custom_key("has space in the middle"),
+            Err(Msg::RedemptionKeyInvalid)
+        );
+        assert_eq!(
+            check_custom_key(&"x".repeat(33)),
+            Err(Msg::RedemptionKeyInvalid)
+        );
         assert_eq!(new_key().len(), 32);
     }
 

@@ -1,8 +1,38 @@
-//! Random keys and one-way hashes for session cookies, access tokens and invitation codes.
+//! Random keys and one-way hashes for session cookies, access tokens and invitation codes; the
+//! redacting wrapper of configured secrets.
 
 use rand::Rng;
 use rand::distr::Alphanumeric;
 use sha2::{Digest, Sha256};
+
+/// A configured secret (database URL, encryption key, sync and setup tokens). `Debug` shows
+/// `Secret(***)`, so settings can be printed or logged without it; `expose` reads it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+impl From<String> for Secret {
+    fn from(value: String) -> Self {
+        Secret(value)
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(value: &str) -> Self {
+        Secret(value.to_owned())
+    }
+}
 
 /// A random string of ASCII letters and digits.
 pub fn random_alphanumeric(len: usize) -> String {
@@ -37,6 +67,14 @@ mod tests {
         assert_eq!(s.len(), 48);
         assert!(s.chars().all(|c| c.is_ascii_alphanumeric()));
         assert_ne!(s, random_alphanumeric(48));
+    }
+
+    #[test]
+    fn secrets_are_redacted_in_debug_output() {
+        let secret = Secret::from("postgres://u:hunter2@db/x");
+        assert_eq!(format!("{secret:?}"), "Secret(***)");
+        assert_eq!(format!("{:?}", Some(secret.clone())), "Some(Secret(***))");
+        assert_eq!(secret.expose(), "postgres://u:hunter2@db/x");
     }
 
     #[test]

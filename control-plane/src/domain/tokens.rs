@@ -36,6 +36,24 @@ pub fn key_hash(presented: &str) -> String {
     secrets::sha256_hex(bare)
 }
 
+/// Characters of a key (after `sk-`) shown at each end of its masked form.
+pub const MASK_VISIBLE: usize = 4;
+/// Stars standing for the hidden middle of a masked key (a fixed count: the length stays secret).
+pub const MASK_STARS: usize = 10;
+
+/// A key (bare) as lists show it: `sk-abcd**********wxyz`. Only the explicit key call returns
+/// the whole key. Keys too short to keep both ends hidden show stars only.
+pub fn mask_key(bare: &str) -> String {
+    let chars: Vec<char> = bare.chars().collect();
+    let stars = "*".repeat(MASK_STARS);
+    if chars.len() < MASK_VISIBLE * 4 {
+        return format!("{KEY_PREFIX}{stars}");
+    }
+    let head: String = chars[..MASK_VISIBLE].iter().collect();
+    let tail: String = chars[chars.len() - MASK_VISIBLE..].iter().collect();
+    format!("{KEY_PREFIX}{head}{stars}{tail}")
+}
+
 /// The status a token shows: an enabled token that has expired or used up its quota reads as
 /// expired (3) or exhausted (4).
 pub fn effective_status(
@@ -151,6 +169,16 @@ pub fn batch_names(name: &str, count: i64) -> Result<Vec<String>, Msg> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn masked_keys_keep_only_both_ends() {
+        let key = "abcdEFGH1234567890abcdefghijklmnopqrstuvwxyzWXYZ";
+        assert_eq!(mask_key(key), "sk-abcd**********WXYZ");
+        assert!(!mask_key(key).contains("EFGH"));
+        assert_eq!(mask_key(&new_key()).len(), 3 + 4 + 10 + 4);
+        assert_eq!(mask_key("short"), "sk-**********");
+        assert_eq!(mask_key(""), "sk-**********");
+    }
 
     #[test]
     fn keys_and_hashes() {

@@ -30,15 +30,25 @@ pub struct Email<'a> {
     pub html: String,
 }
 
+/// The sender address: `SMTPFrom`, else `SMTPAccount`.
+fn sender(options: &Options) -> &str {
+    match options.get("SMTPFrom").trim() {
+        "" => options.get("SMTPAccount").trim(),
+        from => from,
+    }
+}
+
+/// Whether a server and a sender are configured, so mail can be attempted at all.
+pub fn is_configured(options: &Options) -> bool {
+    !options.get("SMTPServer").trim().is_empty() && !sender(options).is_empty()
+}
+
 /// Sends one email with the configured SMTP server.
 pub async fn send(options: &Options, email: Email<'_>) -> Result<(), MailError> {
     let server = options.get("SMTPServer").trim();
     let account = options.get("SMTPAccount").trim();
-    let from = match options.get("SMTPFrom").trim() {
-        "" => account,
-        from => from,
-    };
-    if server.is_empty() || from.is_empty() {
+    let from = sender(options);
+    if !is_configured(options) {
         return Err(MailError::NotConfigured);
     }
     let port = u16::try_from(options.i64("SMTPPort")).unwrap_or(587);

@@ -4,8 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use adapters::provider;
-use serde_json::{Value, json};
+use adapters::convert;
+use adapters::ir;
+use adapters::provider::{self, Protocol};
+use serde_json::Value;
 
 /// The channel to call.
 pub struct Upstream<'a> {
@@ -52,8 +54,16 @@ fn authorized(
     request: reqwest::RequestBuilder,
     upstream: &Upstream<'_>,
 ) -> reqwest::RequestBuilder {
-    let request = request.bearer_auth(upstream.key);
-    if upstream.organization.is_empty() {
+    let Ok(spec) = spec(upstream) else {
+        return request.bearer_auth(upstream.key);
+    };
+    let (name, value) = spec.auth.header(upstream.key);
+    let request = request.header(name, value);
+    let request = match spec.protocol {
+        Protocol::Anthropic => request.header("anthropic-version", provider::ANTHROPIC_VERSION),
+        Protocol::OpenAi | Protocol::Gemini => request,
+    };
+    if upstream.organization.is_empty() || spec.protocol != Protocol::OpenAi {
         request
     } else {
         request.header("OpenAI-Organization", upstream.organization)
@@ -96,25 +106,30 @@ pub async fn test_chat(
     let started = Instant::now();
     let elapsed = || started.elapsed().as_millis() as i64;
     let spec = spec(upstream).map_err(|e| (e, 0))?;
-    let url = provider::upstream_url(spec, upstream.base_url, "/v1/chat/completions", model);
-    let body = json!({
-        "model": model,
-        "messages": [{"role": "user", "content": "hi"}],
-        "max_tokens": 16,
-        "stream": false
-    });
+    let url = provider::chat_url(spec, upstream.base_url, model, false);
+    let request = ir::Request {
+        model: model.to_owned(),
+        messages: vec![ir::Message {
+            role: ir::Role::User,
+            content: vec![ir::Part::Text("hi".to_owned())],
+        }],
+        // Gemini's thinking models spend tokens before answering.
+        max_tokens: Some(if spec.protocol == Protocol::Gemini {
+            3000
+        } else {
+            16
+        }),
+        ..ir::Request::default()
+    };
+    let body = convert::encode_request(spec.protocol, &request, model, Default::default());
     let answer = call_json(authorized(
         client.post(url).timeout(TEST_TIMEOUT).json(&body),
         upstream,
     ))
     .await
     .map_err(|e| (e, elapsed()))?;
-    if answer.get("choices").and_then(Value::as_array).is_none() {
-        return Err((
-            ProviderError::Body("no choices in the answer".into()),
-            elapsed(),
-        ));
-    }
+    convert::decode_response(spec.protocol, &answer)
+        .map_err(|e| (ProviderError::Body(e.to_string()), elapsed()))?;
     Ok(elapsed())
 }
 
@@ -129,15 +144,19 @@ pub async fn fetch_models(
     } else {
         upstream.base_url
     };
-    let url = format!("{}/v1/models", base.trim_end_matches('/'));
+    let (path, list_key, id_key) = match spec.protocol {
+        Protocol::Gemini => ("/v1beta/models", "models", "name"),
+        Protocol::OpenAi | Protocol::Anthropic => ("/v1/models", "data", "id"),
+    };
+    let url = format!("{}{path}", base.trim_end_matches('/'));
     let answer = call_json(authorized(client.get(url).timeout(CALL_TIMEOUT), upstream)).await?;
     let list = answer
-        .get("data")
+        .get(list_key)
         .and_then(Value::as_array)
         .ok_or_else(|| ProviderError::Body("the model list is not an array".into()))?;
     Ok(list
         .iter()
-        .filter_map(|m| m.get("id").and_then(Value::as_str))
+        .filter_map(|m| m.get(id_key).and_then(Value::as_str))
         .map(|id| id.trim_start_matches("models/").to_string())
         .collect())
 }

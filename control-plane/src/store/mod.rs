@@ -2,6 +2,7 @@
 //! of typed queries per table. Queries use `$N` parameters, which both databases accept.
 
 pub mod abilities;
+pub mod auth_attempts;
 pub mod channels;
 pub mod checkins;
 pub mod config_changes;

@@ -69,6 +69,26 @@ where
     Ok(done.rows_affected())
 }
 
+/// Ends every session of a user but `keep` (the cookie hash of the session making a change).
+pub async fn delete_for_user_except<'e, E>(
+    executor: E,
+    user_id: i64,
+    keep: Option<&str>,
+) -> Result<u64, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let Some(keep) = keep else {
+        return delete_for_user(executor, user_id).await;
+    };
+    let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2")
+        .bind(user_id)
+        .bind(keep)
+        .execute(executor)
+        .await?;
+    Ok(done.rows_affected())
+}
+
 /// Removes sessions that expired before `now`.
 pub async fn purge_expired(db: &Db, now: i64) -> Result<u64, sqlx::Error> {
     let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")

@@ -238,7 +238,6 @@ pub struct AdminUpdate<'a> {
     pub display_name: &'a str,
     pub email: &'a str,
     pub group: &'a str,
-    pub quota: i64,
     pub remark: &'a str,
     pub password_hash: Option<&'a str>,
 }
@@ -253,14 +252,13 @@ where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
     sqlx::query(
-        "UPDATE users SET username = $1, display_name = $2, email = $3, \"group\" = $4, quota = $5, \
-         remark = $6, password = COALESCE($7, password) WHERE id = $8",
+        "UPDATE users SET username = $1, display_name = $2, email = $3, \"group\" = $4, \
+         remark = $5, password = COALESCE($6, password) WHERE id = $7",
     )
     .bind(update.username)
     .bind(update.display_name)
     .bind(update.email)
     .bind(update.group)
-    .bind(update.quota)
     .bind(update.remark)
     .bind(update.password_hash)
     .bind(id)
@@ -380,6 +378,44 @@ where
     .execute(executor)
     .await?;
     Ok(())
+}
+
+/// Sets a user's quota to `to` if it still is `from`; true when set.
+pub async fn set_quota_if<'e, E>(
+    executor: E,
+    id: i64,
+    from: i64,
+    to: i64,
+) -> Result<bool, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let done = sqlx::query("UPDATE users SET quota = $1 WHERE id = $2 AND quota = $3")
+        .bind(to)
+        .bind(id)
+        .bind(from)
+        .execute(executor)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Adds `delta` to a user's quota unless the result would be negative; the new quota, if added.
+pub async fn add_quota_within<'e, E>(
+    executor: E,
+    id: i64,
+    delta: i64,
+) -> Result<Option<i64>, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let row = sqlx::query(
+        "UPDATE users SET quota = quota + $1 WHERE id = $2 AND quota + $1 >= 0 RETURNING quota",
+    )
+    .bind(delta)
+    .bind(id)
+    .fetch_optional(executor)
+    .await?;
+    row.map(|row| row.try_get("quota")).transpose()
 }
 
 /// Adds `delta` to a user's quota (negative to take).

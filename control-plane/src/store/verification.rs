@@ -59,16 +59,28 @@ pub async fn replace(
     Ok(())
 }
 
-/// Counts a wrong guess.
-pub async fn count_attempt(db: &Db, purpose: &str, email: &str) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "UPDATE verification_codes SET attempts = attempts + 1 WHERE purpose = $1 AND email = $2",
+/// Uses up one attempt of the live code for `purpose` and `email` and returns its hash, in one
+/// statement: nothing when there is no live code or its `max_attempts` are used up, so
+/// concurrent guesses can never compare more than `max_attempts` times.
+pub async fn claim_attempt(
+    db: &Db,
+    purpose: &str,
+    email: &str,
+    now: i64,
+    max_attempts: i64,
+) -> Result<Option<String>, sqlx::Error> {
+    let row = sqlx::query(
+        "UPDATE verification_codes SET attempts = attempts + 1 \
+         WHERE purpose = $1 AND email = $2 AND attempts < $3 AND expires_at > $4 \
+         RETURNING code_hash",
     )
     .bind(purpose)
     .bind(email)
-    .execute(&db.pool)
+    .bind(max_attempts)
+    .bind(now)
+    .fetch_optional(&db.pool)
     .await?;
-    Ok(())
+    row.map(|row| row.try_get("code_hash")).transpose()
 }
 
 /// Consumes the code if it still has `code_hash`; true when this call consumed it (so two

@@ -140,7 +140,11 @@ struct Listener {
 impl Listener {
     fn new(state: &AppState) -> Listener {
         let url = match state.db().kind {
-            DbKind::Postgres => state.settings().database_url.clone(),
+            DbKind::Postgres => state
+                .settings()
+                .database_url
+                .as_ref()
+                .map(|u| u.expose().to_owned()),
             DbKind::Sqlite => None,
         };
         Listener {

@@ -76,8 +76,8 @@ impl GatewayCredentials {
         let client_cert = settings.grpc_client_ca.is_some();
         let configured = settings
             .gateway_sync_token
-            .as_deref()
-            .map(str::trim)
+            .as_ref()
+            .map(|t| t.expose().trim())
             .filter(|t| !t.is_empty());
         if let Some(token) = configured {
             return Ok(Self::new(Some(token), client_cert));

@@ -170,6 +170,7 @@ fn pricing(o: &Options) -> pb::Pricing {
         group_ratio: number_map(o, "GroupRatio"),
         user_usable_groups: string_map(o.get("UserUsableGroups")),
         group_group_ratio: HashMap::new(),
+        create_cache_ratio: number_map(o, "CreateCacheRatio"),
     }
 }
 
@@ -179,6 +180,15 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         quota_per_unit: o.i64("QuotaPerUnit"),
         pre_consumed_quota: Some(o.i64("PreConsumedQuota")),
         retryable_status_codes: o.get("AutomaticRetryStatusCodes").to_string(),
+        claude_default_max_tokens: whole_numbers(o, "claude.default_max_tokens"),
+        claude_thinking_adapter: o.bool("claude.thinking_adapter_enabled"),
+        claude_thinking_budget_share: o.f64("claude.thinking_adapter_budget_tokens_percentage"),
+        gemini_safety_settings: string_map(o.get("gemini.safety_settings")),
+        gemini_thinking_adapter: o.bool("gemini.thinking_adapter_enabled"),
+        gemini_thinking_budget_share: o.f64("gemini.thinking_adapter_budget_tokens_percentage"),
+        completion_allowance: whole_numbers(o, "CompletionAllowance"),
+        user_concurrency: Some(o.i64("UserConcurrencyLimit")),
+        group_concurrency: whole_numbers(o, "GroupConcurrencyLimit"),
         ..Default::default()
     }
 }
@@ -232,6 +242,15 @@ fn status_map(channel_id: i64, raw: &str) -> HashMap<String, String> {
 }
 
 /// A JSON object option of numbers.
+/// A JSON object option of counts: its entries of at least 1, as integers.
+fn whole_numbers(o: &Options, key: &str) -> HashMap<String, i64> {
+    number_map(o, key)
+        .into_iter()
+        .filter(|(_, n)| *n >= 1.0)
+        .map(|(k, n)| (k, n as i64))
+        .collect()
+}
+
 fn number_map(o: &Options, key: &str) -> HashMap<String, f64> {
     match o.json(key) {
         serde_json::Value::Object(map) => map

@@ -77,6 +77,19 @@ impl FakeSmtp {
     pub fn received(&self) -> Vec<Received> {
         self.inbox.lock().unwrap().clone()
     }
+
+    /// What was received once at least `n` messages arrived (mail sent in the background), or
+    /// after five seconds.
+    pub async fn wait_for(&self, n: usize) -> Vec<Received> {
+        for _ in 0..100 {
+            let got = self.received();
+            if got.len() >= n {
+                return got;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        self.received()
+    }
 }
 
 /// The message with its body decoded (quoted-printable or base64).

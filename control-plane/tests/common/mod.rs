@@ -51,6 +51,34 @@ macro_rules! on_both_backends {
     };
 }
 
+/// Like [`on_both_backends!`], on an application whose settings `tweak` (a function in the
+/// calling module) changed first: `on_both_backends_with!(scenario => tweak, ...)`.
+#[macro_export]
+macro_rules! on_both_backends_with {
+    ($($name:ident => $tweak:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    let app = $crate::common::TestApp::start_with($crate::common::Backend::Sqlite, super::$tweak).await.unwrap();
+                    super::$name(&app).await;
+                    app.finish().await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    let Some(app) = $crate::common::TestApp::start_with($crate::common::Backend::Postgres, super::$tweak).await else {
+                        eprintln!("DATABASE_URL not set: PostgreSQL variant skipped");
+                        return;
+                    };
+                    super::$name(&app).await;
+                    app.finish().await;
+                }
+            }
+        )*
+    };
+}
+
 /// A running application and what is needed to clean it up.
 pub struct TestApp {
     pub router: Router,

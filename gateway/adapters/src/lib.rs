@@ -1,9 +1,18 @@
 //! Adapters: pure protocol code (no I/O), shared by the gateway and, for channel tests and
-//! model fetching, the control plane: the provider registry, the OpenAI dialect, incremental
-//! SSE relaying and local token counting.
+//! model fetching, the control plane: the provider registry, the canonical internal
+//! representation ([`ir`]) and the dialects converting through it, the OpenAI passthrough,
+//! incremental SSE relaying and local token counting.
 
+pub mod claude;
+pub mod client_ip;
+pub mod convert;
+pub mod gemini;
+pub mod ir;
 pub mod openai;
+pub mod openai_chat;
 pub mod provider;
+pub mod raw_json;
+pub mod responses;
 pub mod stream;
 pub mod tokens;
 
@@ -16,4 +25,7 @@ pub enum ParseError {
     MalformedJson(String),
     #[error("field `model` is required")]
     MissingModel,
+    /// The body is JSON but not a valid request or answer of its dialect.
+    #[error("{0}")]
+    Invalid(String),
 }

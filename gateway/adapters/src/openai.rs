@@ -1,10 +1,13 @@
 //! OpenAI dialect: parses inbound requests, rewrites them for an OpenAI-compatible
 //! upstream (model and stream_options only), and reads usage from answers. Pure functions.
 
+mod scan;
+
 use bytes::Bytes;
 use serde_json::{Map, Value};
 
 use crate::ParseError;
+use crate::raw_json::{self, Span};
 use crate::tokens;
 
 /// The OpenAI endpoints relayed in this version.
@@ -42,9 +45,23 @@ pub struct Usage {
     pub prompt_tokens: i64,
     pub completion_tokens: i64,
     pub cached_tokens: i64,
+    /// Prompt tokens written to the provider's cache (Claude); part of `prompt_tokens`.
+    pub cache_creation_tokens: i64,
 }
 
-/// What the gateway needs to know of an inbound request.
+impl From<crate::ir::Usage> for Usage {
+    fn from(u: crate::ir::Usage) -> Self {
+        Usage {
+            prompt_tokens: u.input_tokens,
+            completion_tokens: u.output_tokens,
+            cached_tokens: u.cache_read_tokens,
+            cache_creation_tokens: u.cache_creation_tokens,
+        }
+    }
+}
+
+/// What the gateway needs to know of an inbound request. The body stays as the client's
+/// bytes: nothing of it is held as a value tree.
 #[derive(Debug)]
 pub struct ParsedRequest {
     pub endpoint: Endpoint,
@@ -56,8 +73,10 @@ pub struct ParsedRequest {
     pub max_tokens: Option<i64>,
     /// Local estimate of prompt tokens.
     pub prompt_estimate: i64,
-    body: Map<String, Value>,
     raw: Bytes,
+    /// Where the values of the top-level `model` and `stream_options` are in `raw`.
+    model_span: Span,
+    stream_options_span: Option<Span>,
 }
 
 /// Checks the content type is JSON (`application/json`, parameters allowed).
@@ -71,130 +90,104 @@ pub fn check_content_type(content_type: Option<&str>) -> Result<(), ParseError> 
     }
 }
 
-fn prompt_text(endpoint: Endpoint, body: &Map<String, Value>) -> (String, i64) {
-    let mut text = String::new();
-    let mut overhead = 0;
-    let push_content = |v: &Value, text: &mut String| match v {
-        Value::String(s) => text.push_str(s),
-        Value::Array(parts) => {
-            for p in parts {
-                match p {
-                    Value::String(s) => text.push_str(s),
-                    Value::Object(o) => {
-                        if let Some(Value::String(s)) = o.get("text") {
-                            text.push_str(s);
-                        }
-                    }
-                    _ => {}
-                }
-                text.push(' ');
-            }
-        }
-        _ => {}
-    };
-    match endpoint {
-        Endpoint::ChatCompletions => {
-            if let Some(Value::Array(messages)) = body.get("messages") {
-                for m in messages {
-                    overhead += 3;
-                    if let Some(c) = m.get("content") {
-                        push_content(c, &mut text);
-                    }
-                    if m.get("name").is_some() {
-                        overhead += 1;
-                    }
-                    text.push('\n');
-                }
-                overhead += 3;
-            }
-            if let Some(Value::Array(tools)) = body.get("tools") {
-                overhead += 8 * tools.len() as i64;
-                for t in tools {
-                    text.push_str(&t.to_string());
-                }
-            }
-        }
-        Endpoint::Completions => {
-            if let Some(p) = body.get("prompt") {
-                push_content(p, &mut text);
-            }
-        }
-        Endpoint::Embeddings => {
-            if let Some(i) = body.get("input") {
-                push_content(i, &mut text);
-            }
-        }
-    }
-    (text, overhead)
-}
-
-/// Parses and checks an inbound JSON body.
+/// Parses and checks an inbound JSON body in one pass that builds no value tree (see
+/// [`scan`]); the text of the prompt is estimated as it is read. Limits on the body's shape
+/// are the caller's ([`crate::raw_json::check_limits`]).
 pub fn parse_request(endpoint: Endpoint, raw: Bytes) -> Result<ParsedRequest, ParseError> {
-    let value: Value =
-        serde_json::from_slice(&raw).map_err(|e| ParseError::MalformedJson(e.to_string()))?;
-    let Value::Object(body) = value else {
-        return Err(ParseError::MalformedJson(
-            "the body must be a JSON object".to_owned(),
-        ));
+    let found = scan::scan(endpoint, &raw).map_err(|e| ParseError::MalformedJson(e.to_string()))?;
+    let (Some(model), Some(model_span)) = (found.model, found.model_span) else {
+        return Err(ParseError::MissingModel);
     };
-    let model = match body.get("model") {
-        Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_owned(),
-        _ => return Err(ParseError::MissingModel),
-    };
-    let stream = endpoint != Endpoint::Embeddings
-        && body.get("stream").and_then(Value::as_bool).unwrap_or(false);
-    let client_include_usage = body
-        .get("stream_options")
-        .and_then(|o| o.get("include_usage"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    let max_tokens = ["max_tokens", "max_completion_tokens", "max_output_tokens"]
-        .iter()
-        .filter_map(|k| body.get(*k).and_then(Value::as_i64))
-        .max()
-        .map(|n| n.max(0));
-    let (text, overhead) = prompt_text(endpoint, &body);
-    let prompt_estimate = tokens::estimate(&model, &text) + overhead;
+    let model = model.trim();
+    if model.is_empty() {
+        return Err(ParseError::MissingModel);
+    }
+    let model = model.to_owned();
+    let prompt_estimate = found.text.finish(&model) + found.overhead;
     Ok(ParsedRequest {
         endpoint,
-        model,
-        stream,
-        client_include_usage,
-        max_tokens,
+        stream: endpoint != Endpoint::Embeddings && found.stream,
+        client_include_usage: found.include_usage,
+        max_tokens: found.max_tokens.map(|n| n.max(0)),
         prompt_estimate,
-        body,
+        model,
         raw,
+        model_span,
+        stream_options_span: found.stream_options_span,
     })
 }
 
 impl ParsedRequest {
+    /// The client's body as it came.
+    pub fn raw(&self) -> &Bytes {
+        &self.raw
+    }
+
+    /// The client's body as a map, for conversion ([`crate::openai_chat::decode_object`]).
+    /// Parsed from the bytes on each call: only channels of another protocol need it, the
+    /// passthrough never builds it.
+    pub fn body(&self) -> Result<Map<String, Value>, ParseError> {
+        match serde_json::from_slice(&self.raw) {
+            Ok(Value::Object(body)) => Ok(body),
+            Ok(_) => Err(ParseError::MalformedJson(
+                "the body must be a JSON object".to_owned(),
+            )),
+            Err(e) => Err(ParseError::MalformedJson(e.to_string())),
+        }
+    }
+
     /// The body for the upstream: the client's bytes untouched when nothing changes,
-    /// otherwise with `model` replaced and `stream_options.include_usage` forced on.
+    /// otherwise with the value of `model` replaced and `stream_options.include_usage`
+    /// forced on, in place (the rest of the bytes are the client's).
     pub fn upstream_body(
         &self,
         upstream_model: &str,
         force_usage: bool,
     ) -> Result<Bytes, ParseError> {
+        let chunks = self.upstream_chunks(upstream_model, force_usage)?;
+        Ok(match chunks.as_slice() {
+            [one] => one.clone(),
+            _ => Bytes::from(chunks.concat()),
+        })
+    }
+
+    /// [`Self::upstream_body`] as the pieces to send one after another: slices of the
+    /// client's bytes (shared, not copied) around the replaced values.
+    pub fn upstream_chunks(
+        &self,
+        upstream_model: &str,
+        force_usage: bool,
+    ) -> Result<Vec<Bytes>, ParseError> {
         let add_usage = self.stream && force_usage && !self.client_include_usage;
         if upstream_model == self.model && !add_usage {
-            return Ok(self.raw.clone());
+            return Ok(vec![self.raw.clone()]);
         }
-        let mut body = self.body.clone();
-        body.insert("model".to_owned(), Value::String(upstream_model.to_owned()));
+        let mut edits = Vec::new();
+        if upstream_model != self.model {
+            edits.push((
+                self.model_span.clone(),
+                raw_json::json_string(upstream_model),
+            ));
+        }
         if add_usage {
-            let opts = body
-                .entry("stream_options")
-                .or_insert_with(|| Value::Object(Map::new()));
-            if !opts.is_object() {
-                *opts = Value::Object(Map::new());
-            }
-            if let Value::Object(o) = opts {
-                o.insert("include_usage".to_owned(), Value::Bool(true));
+            match &self.stream_options_span {
+                Some(span) => {
+                    let mut options = match serde_json::from_slice(&self.raw[span.clone()]) {
+                        Ok(Value::Object(o)) => o,
+                        _ => Map::new(),
+                    };
+                    options.insert("include_usage".to_owned(), Value::Bool(true));
+                    let options = serde_json::to_vec(&options)
+                        .map_err(|e| ParseError::MalformedJson(e.to_string()))?;
+                    edits.push((span.clone(), options));
+                }
+                None => edits.push(raw_json::insert_first(
+                    &self.raw,
+                    br#""stream_options":{"include_usage":true}"#.to_vec(),
+                )),
             }
         }
-        serde_json::to_vec(&body)
-            .map(Bytes::from)
-            .map_err(|e| ParseError::MalformedJson(e.to_string()))
+        Ok(raw_json::splice_chunks(&self.raw, edits))
     }
 }
 
@@ -211,6 +204,7 @@ pub fn usage_of(v: &Value) -> Option<Usage> {
         prompt_tokens: n("prompt_tokens"),
         completion_tokens: n("completion_tokens"),
         cached_tokens: cached,
+        cache_creation_tokens: 0,
     })
 }
 
@@ -247,6 +241,7 @@ pub fn answer_usage(parsed: &ParsedRequest, answer: &Value) -> (Usage, bool) {
         prompt_tokens: parsed.prompt_estimate,
         completion_tokens: tokens::estimate(&parsed.model, &text),
         cached_tokens: 0,
+        cache_creation_tokens: 0,
     };
     (usage, true)
 }
@@ -255,6 +250,7 @@ pub fn answer_usage(parsed: &ParsedRequest, answer: &Value) -> (Usage, bool) {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use serde_json::json;
 
     fn parse(body: &str) -> Result<ParsedRequest, ParseError> {
         parse_request(Endpoint::ChatCompletions, Bytes::from(body.to_owned()))
@@ -289,6 +285,170 @@ mod tests {
     }
 
     #[test]
+    fn rewrites_in_place_keeping_the_clients_bytes() {
+        let raw = r#" { "stream_options" : {"continuous_usage_stats": true},
+            "messages": [{"role": "user", "content": "caf\u00e9", "model": "inner"}],
+            "model" : "a" , "stream": true, "z": 1.50 }"#;
+        let p = parse(raw).unwrap();
+        let out = p.upstream_body("b\"c", false).unwrap();
+        assert_eq!(
+            String::from_utf8(out.to_vec()).unwrap(),
+            raw.replace(r#""model" : "a""#, r#""model" : "b\"c""#)
+        );
+        let out = p.upstream_body("a", true).unwrap();
+        assert_eq!(
+            String::from_utf8(out.to_vec()).unwrap(),
+            raw.replace(
+                r#"{"continuous_usage_stats": true}"#,
+                r#"{"continuous_usage_stats":true,"include_usage":true}"#
+            )
+        );
+        // The pieces sent are slices of the client's bytes around the new value.
+        let chunks = p.upstream_chunks("b", false).unwrap();
+        assert_eq!(chunks.len(), 3);
+        let base = p.raw().as_ptr() as usize;
+        assert_eq!(chunks[0].as_ptr() as usize, base);
+        assert_eq!(&chunks[1][..], br#""b""#);
+        assert!(
+            chunks[2].as_ptr() as usize > base && (chunks[2].as_ptr() as usize) < base + raw.len()
+        );
+        // Without stream_options, it is added as the first member.
+        let p = parse(r#"{"model":"a","stream":true,"messages":[]}"#).unwrap();
+        assert_eq!(
+            &p.upstream_body("b", true).unwrap()[..],
+            br#"{"stream_options":{"include_usage":true},"model":"b","stream":true,"messages":[]}"#
+        );
+        // Asked for by the client: nothing to add.
+        let p = parse(r#"{"model":"a","stream":true,"stream_options":{"include_usage":true}}"#)
+            .unwrap();
+        assert!(p.client_include_usage);
+        assert_eq!(p.upstream_body("a", true).unwrap(), p.raw());
+    }
+
+    #[test]
+    fn escaped_text_is_counted_as_its_characters() {
+        let content = "caf\u{e9} 😀 \"q\" \\ / \u{8}\u{c}\n\r\t end \u{fffd}";
+        for encoded in [
+            serde_json::to_string(content).unwrap(),
+            r#""caf\u00e9 \ud83d\ude00 \"q\" \\ \/ \b\f\n\r\t end \ud800""#.to_owned(),
+        ] {
+            for model in ["gpt-4o", "other"] {
+                let raw = format!(
+                    r#"{{"model":"{model}","messages":[{{"role":"user","content":{encoded}}},{{"content":[{{"text":{encoded}}}]}}]}}"#
+                );
+                let p = parse(&raw).unwrap();
+                let text = format!("{content}\n{content} \n");
+                assert_eq!(
+                    p.prompt_estimate,
+                    tokens::estimate(model, &text) + 9,
+                    "{encoded}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn in_place_rewrites_equal_a_value_tree_rewrite() {
+        let bodies = [
+            r#"{"model":"a","stream":true,"messages":[{"role":"user","content":"x"}]}"#,
+            "\n{ \"stream\" :true ,\"model\":\"a\"\t}\n",
+            r#"{"stream":true,"stream_options":null,"model":"a"}"#,
+            r#"{"stream":true,"stream_options":{"include_usage":false,"x":[1,{"y":2}]},"model":"a"}"#,
+            r#"{"model":"a","stream":true,"tools":[{"type":"function"}],"stream_options":{}}"#,
+        ];
+        for raw in bodies {
+            let p = parse(raw).unwrap();
+            for (model, force) in [("a", true), ("b\u{e9}\"", false), ("c", true)] {
+                let mut want: Value = serde_json::from_str(raw).unwrap();
+                want["model"] = json!(model);
+                if force {
+                    if !want["stream_options"].is_object() {
+                        want["stream_options"] = json!({});
+                    }
+                    want["stream_options"]["include_usage"] = json!(true);
+                }
+                let got: Value =
+                    serde_json::from_slice(&p.upstream_body(model, force).unwrap()).unwrap();
+                assert_eq!(got, want, "{raw} with {model}, {force}");
+            }
+        }
+        // Every prefix of a body either fails to parse or (the whole body) parses: no panic.
+        let raw = bodies[3];
+        for end in 0..raw.len() {
+            assert!(parse(&raw[..end]).is_err(), "{}", &raw[..end]);
+        }
+    }
+
+    #[test]
+    fn reads_fields_loosely_and_refuses_ambiguity() {
+        let p = parse(
+            r#"{"model":" m ","stream":"yes","max_tokens":5,"max_completion_tokens":9,
+                "max_output_tokens":1.5,"stream_options":[1],"extra":{"deep":[[[{}]]]}}"#,
+        )
+        .unwrap();
+        assert_eq!(p.model, "m");
+        assert!(!p.stream && !p.client_include_usage);
+        assert_eq!(p.max_tokens, Some(9));
+        let p = parse(r#"{"model":"m","max_tokens":-4}"#).unwrap();
+        assert_eq!(p.max_tokens, Some(0));
+        for bad in [
+            r#"{"model":"a","model":"b"}"#,
+            r#"{"model":"a","stream":false,"stream":true}"#,
+            r#"{"model":"a","messages":[],"messages":[]}"#,
+        ] {
+            let err = parse(bad).unwrap_err();
+            assert!(err.to_string().contains("duplicate field"), "{bad}: {err}");
+        }
+        assert_eq!(
+            parse(r#"{"model":7}"#).unwrap_err(),
+            ParseError::MissingModel
+        );
+        assert_eq!(
+            parse(r#"{"model":"  "}"#).unwrap_err(),
+            ParseError::MissingModel
+        );
+        assert!(matches!(
+            parse(r#"{"model":"a"} trailing"#),
+            Err(ParseError::MalformedJson(_))
+        ));
+        assert!(matches!(
+            parse(r#"{"model":"a","x":[1,}"#),
+            Err(ParseError::MalformedJson(_))
+        ));
+        // Embeddings never stream; other endpoints read their own text field.
+        let p = parse_request(
+            Endpoint::Embeddings,
+            Bytes::from_static(br#"{"model":"e","stream":true,"input":["a b","c"]}"#),
+        )
+        .unwrap();
+        assert!(!p.stream);
+        assert_eq!(p.prompt_estimate, tokens::estimate("e", "a b c "));
+    }
+
+    #[test]
+    fn estimates_the_prompt_text_as_a_value_tree_walk_did() {
+        let raw = r#"{"model":"gpt-4o","messages":[
+            {"role":"system","content":"Be brief.","name":"boss"},
+            {"role":"user","content":[{"type":"text","text":"Hello"},{"type":"image_url","image_url":{"url":"data:x"}},"raw part"]},
+            {"role":"assistant","content":null,"tool_calls":[{"id":"1"}]},
+            7],
+            "tools":[{"type":"function", "function":{"name":"f","parameters":{"type":"object"}}}]}"#;
+        let p = parse(raw).unwrap();
+        // Text: each message's content then a newline; content parts each followed by a
+        // space; tool definitions as compact JSON.
+        let text = "Be brief.\nHello  raw part \n\n\n".to_owned()
+            + r#"{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}"#;
+        // Framing: 3 per message (4) + 1 name + 3 + 8 per tool.
+        let overhead = 3 * 4 + 1 + 3 + 8;
+        assert_eq!(
+            p.prompt_estimate,
+            tokens::estimate("gpt-4o", &text) + overhead
+        );
+        let body = p.body().unwrap();
+        assert_eq!(body["messages"].as_array().unwrap().len(), 4);
+    }
+
+    #[test]
     fn reads_usage_or_counts_locally() {
         let p =
             parse(r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hello"}]}"#).unwrap();
@@ -302,7 +462,8 @@ mod tests {
                 Usage {
                     prompt_tokens: 3,
                     completion_tokens: 4,
-                    cached_tokens: 1
+                    cached_tokens: 1,
+                    cache_creation_tokens: 0,
                 },
                 false
             )

@@ -190,6 +190,15 @@ impl StreamRelay {
             .all(|b| b.is_ascii_whitespace())
     }
 
+    /// Output tokens so far, cheaply: the upstream's count once it sent one, else the output's
+    /// bytes / 3 (at least the token count for English and CJK text alike).
+    pub fn running_output_tokens(&self) -> i64 {
+        match self.usage {
+            Some(u) => u.completion_tokens,
+            None => self.text.len().div_ceil(3) as i64,
+        }
+    }
+
     /// Usage for billing: the upstream's, or local counts, and whether it was counted locally.
     pub fn usage(&self) -> (Usage, bool) {
         match self.usage {
@@ -199,6 +208,7 @@ impl StreamRelay {
                     prompt_tokens: self.prompt_estimate,
                     completion_tokens: tokens::estimate(&self.model, &self.text),
                     cached_tokens: 0,
+                    cache_creation_tokens: 0,
                 },
                 true,
             ),
@@ -210,7 +220,7 @@ impl StreamRelay {
         let v = json!({
             "id": "chatcmpl-usage", "object": "chat.completion.chunk", "model": self.model, "choices": [],
             "usage": {"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens,
-                      "total_tokens": u.prompt_tokens + u.completion_tokens},
+                      "total_tokens": u.prompt_tokens.saturating_add(u.completion_tokens)},
         });
         Bytes::from(format!("data: {v}\n\n"))
     }
@@ -261,7 +271,8 @@ mod tests {
                 Usage {
                     prompt_tokens: 5,
                     completion_tokens: 2,
-                    cached_tokens: 0
+                    cached_tokens: 0,
+                    cache_creation_tokens: 0,
                 },
                 false
             )

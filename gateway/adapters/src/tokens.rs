@@ -21,6 +21,84 @@ pub fn estimate(model: &str, text: &str) -> i64 {
     heuristic(text)
 }
 
+/// [`estimate`] of a text given in pieces, without keeping more than `TIKTOKEN_MAX_BYTES` of
+/// it: the text is kept (and tokenized at the end) while it fits, and past that the
+/// heuristic counts the pieces as they arrive.
+#[derive(Debug, Default)]
+pub struct Estimator {
+    kept: String,
+    len: usize,
+    heuristic: Heuristic,
+}
+
+impl Estimator {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends `piece` to the text.
+    pub fn push(&mut self, piece: &str) {
+        let kept = self.len <= TIKTOKEN_MAX_BYTES;
+        self.len += piece.len();
+        if self.len <= TIKTOKEN_MAX_BYTES {
+            self.kept.push_str(piece);
+            return;
+        }
+        if kept {
+            // Too long to tokenize: count what was kept, then keep nothing.
+            self.heuristic.feed(&std::mem::take(&mut self.kept));
+        }
+        self.heuristic.feed(piece);
+    }
+
+    /// Appends one character.
+    pub fn push_char(&mut self, c: char) {
+        self.push(c.encode_utf8(&mut [0; 4]));
+    }
+
+    /// The estimate of the whole text: the same as [`estimate`] of it.
+    pub fn finish(self, model: &str) -> i64 {
+        if self.len <= TIKTOKEN_MAX_BYTES {
+            return estimate(model, &self.kept);
+        }
+        self.heuristic.finish()
+    }
+}
+
+/// The state of [`heuristic`] between pieces of a text.
+#[derive(Debug, Default)]
+struct Heuristic {
+    tokens: i64,
+    word_len: i64,
+}
+
+impl Heuristic {
+    fn feed(&mut self, text: &str) {
+        for c in text.chars() {
+            if c.is_ascii_alphanumeric() {
+                self.word_len += 1;
+            } else {
+                self.flush();
+                if !c.is_whitespace() {
+                    self.tokens += 1;
+                }
+            }
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.word_len > 0 {
+            self.tokens += (self.word_len + 3) / 4;
+            self.word_len = 0;
+        }
+    }
+
+    fn finish(mut self) -> i64 {
+        self.flush();
+        self.tokens
+    }
+}
+
 /// Loads the tokenizer tables (tens of milliseconds) so the first request does not pay.
 pub fn warm_up() {
     for t in [Tokenizer::Cl100kBase, Tokenizer::O200kBase] {
@@ -30,31 +108,14 @@ pub fn warm_up() {
 
 /// The estimate used for non-OpenAI models.
 pub fn heuristic(text: &str) -> i64 {
-    let mut tokens: i64 = 0;
-    let mut word_len: i64 = 0;
-    let flush = |word_len: &mut i64, tokens: &mut i64| {
-        if *word_len > 0 {
-            *tokens += (*word_len + 3) / 4;
-            *word_len = 0;
-        }
-    };
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            word_len += 1;
-        } else {
-            flush(&mut word_len, &mut tokens);
-            if !c.is_whitespace() {
-                tokens += 1;
-            }
-        }
-    }
-    flush(&mut word_len, &mut tokens);
-    tokens
+    let mut h = Heuristic::default();
+    h.feed(text);
+    h.finish()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{estimate, heuristic};
+    use super::{Estimator, TIKTOKEN_MAX_BYTES, estimate, heuristic};
 
     #[test]
     fn heuristic_counts_words_symbols_and_cjk() {
@@ -70,5 +131,31 @@ mod tests {
         assert_eq!(estimate("gpt-4o-mini", "hello world"), 2);
         assert_eq!(estimate("gpt-3.5-turbo", "hello world"), 2);
         assert_eq!(estimate("gpt-4", "tiktoken is great!"), 6);
+    }
+
+    #[test]
+    fn estimator_matches_estimate_over_the_whole_text() {
+        let pieces = ["Hello, wor", "ld! 你好 ", "tiktoken", " is great\n", ""];
+        for model in ["gpt-4o-mini", "claude-3-haiku"] {
+            let mut e = Estimator::new();
+            for p in pieces {
+                e.push(p);
+            }
+            e.push_char(' ');
+            let whole = format!("{} ", pieces.concat());
+            assert_eq!(e.finish(model), estimate(model, &whole), "{model}");
+        }
+        // Past the tokenizer's limit the heuristic counts, split anywhere.
+        let line = "Some words, split at odd places: abcdefgh12345 中文.\n";
+        let whole = line.repeat(TIKTOKEN_MAX_BYTES / line.len() + 10);
+        let mut split = Estimator::new();
+        for (i, c) in whole.char_indices() {
+            if i % 7 == 0 {
+                split.push_char(c);
+            } else {
+                split.push(&whole[i..i + c.len_utf8()]);
+            }
+        }
+        assert_eq!(split.finish("gpt-4o"), estimate("gpt-4o", &whole));
     }
 }

@@ -1,17 +1,17 @@
-//! Builds the mock's answers: errors, model list, complete JSON and SSE streams.
+//! OpenAI-compatible answers: errors, model list, complete JSON and SSE streams; chat
+//! answers call `tool=NAME` and echo images like the other dialects. `/v1/responses` is
+//! handed to `responses`.
 
 use bytes::Bytes;
-use futures_util::stream;
-use http_body_util::{BodyExt, StreamBody};
-use hyper::body::Frame;
 use hyper::{Response, StatusCode};
 use serde_json::{Value, json};
 
-use crate::{MockBody, Scenario, SharedStats, json_response, lock};
+use crate::scenario::TOOL_INPUT_PIECES;
+use crate::{Call, MockBody, Scenario, broken_json, json_response, openai_check, responses, sse};
 
 /// Which OpenAI endpoint is answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+enum Kind {
     Chat,
     Completion,
     Embedding,
@@ -19,7 +19,65 @@ pub enum Kind {
 
 const CREATED: i64 = 1_700_000_000;
 
-pub fn error(s: &Scenario) -> Response<MockBody> {
+/// Answers an OpenAI-compatible request (any path that is not Anthropic or Gemini).
+pub(crate) fn handle(call: &Call) -> Response<MockBody> {
+    let (scenario, rest) = (&call.scenario, call.path.as_str());
+    if rest.ends_with("/responses") {
+        return responses::handle(call);
+    }
+    if scenario.status != 200 {
+        return error(scenario);
+    }
+    let kind = if rest.ends_with("/chat/completions") {
+        Kind::Chat
+    } else if rest.ends_with("/completions") {
+        Kind::Completion
+    } else if rest.ends_with("/embeddings") {
+        Kind::Embedding
+    } else if call.method == http::Method::GET && rest.ends_with("/models") {
+        return models();
+    } else {
+        let body = json!({"error": {"message": format!("mock: no route {rest}"), "type": "invalid_request_error"}});
+        return json_response(StatusCode::NOT_FOUND, &body);
+    };
+    let Some(parsed) = &call.json else {
+        let body = json!({"error": {"message": "mock: body is not JSON", "type": "invalid_request_error"}});
+        return json_response(StatusCode::BAD_REQUEST, &body);
+    };
+    let images = match kind {
+        Kind::Chat => match openai_check::chat(parsed) {
+            Ok(seen) => seen.images,
+            Err(invalid) => return invalid.response(),
+        },
+        _ => 0,
+    };
+    let model = call.field("model").and_then(Value::as_str).unwrap_or("");
+    let streamed = call.field("stream").and_then(Value::as_bool) == Some(true);
+    if streamed && kind != Kind::Embedding {
+        let include_usage = call
+            .field("stream_options")
+            .and_then(|o| o.get("include_usage"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let events = events(kind, scenario, model, include_usage, images);
+        // Index of the event at which the connection is cut instead of sent.
+        let cut = scenario
+            .cut_after
+            .map(|n| n + usize::from(scenario.malformed));
+        sse::response(
+            events,
+            cut,
+            scenario,
+            call.stats.clone(),
+            "text/event-stream",
+        )
+    } else {
+        complete(kind, scenario, model, parsed, images)
+    }
+}
+
+/// An OpenAI error for a `status=` scenario.
+pub(crate) fn error(s: &Scenario) -> Response<MockBody> {
     let status = StatusCode::from_u16(s.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let body = json!({"error": {
         "message": format!("mock error {}", s.status),
@@ -30,7 +88,7 @@ pub fn error(s: &Scenario) -> Response<MockBody> {
     json_response(status, &body)
 }
 
-pub fn models() -> Response<MockBody> {
+fn models() -> Response<MockBody> {
     let data: Vec<Value> = ["mock-model", "gpt-4o-mini"]
         .iter()
         .map(|id| json!({"id": id, "object": "model", "created": CREATED, "owned_by": "mock"}))
@@ -57,24 +115,53 @@ fn input_count(req: &Value) -> usize {
     }
 }
 
-pub fn complete(kind: Kind, s: &Scenario, model: &str, req: &Value) -> Response<MockBody> {
-    if s.malformed {
-        let mut resp = json_response(StatusCode::OK, &Value::Null);
-        *resp.body_mut() = http_body_util::Full::new(Bytes::from_static(b"{\"id\": \"broken"))
-            .map_err(|e| match e {})
-            .boxed();
-        return resp;
+/// Id of the chat tool call (`tool=NAME`).
+const TOOL_CALL_ID: &str = "call_mock01";
+
+/// The chat tool call: whole, or opening a stream (empty arguments).
+fn tool_call(name: &str, arguments: &str, index: Option<usize>) -> Value {
+    let mut call = json!({"id": TOOL_CALL_ID, "type": "function",
+        "function": {"name": name, "arguments": arguments}});
+    if let Some(i) = index {
+        call["index"] = json!(i);
     }
-    let text: String = s.pieces().concat();
+    call
+}
+
+fn finish_reason(s: &Scenario) -> &'static str {
+    if s.tool.is_some() {
+        "tool_calls"
+    } else {
+        "stop"
+    }
+}
+
+fn complete(
+    kind: Kind,
+    s: &Scenario,
+    model: &str,
+    req: &Value,
+    images: usize,
+) -> Response<MockBody> {
+    if s.malformed {
+        return broken_json();
+    }
     let completion = s.chunks as u64;
     let mut body = match kind {
-        Kind::Chat => json!({
-            "id": "chatcmpl-mock", "object": "chat.completion", "created": CREATED, "model": model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        }),
+        Kind::Chat => {
+            let message = match &s.tool {
+                Some(name) => json!({"role": "assistant", "content": null,
+                    "tool_calls": [tool_call(name, &TOOL_INPUT_PIECES.concat(), None)]}),
+                None => json!({"role": "assistant", "content": s.text_pieces(images).concat()}),
+            };
+            json!({
+                "id": "chatcmpl-mock", "object": "chat.completion", "created": CREATED, "model": model,
+                "choices": [{"index": 0, "message": message, "finish_reason": finish_reason(s)}],
+            })
+        }
         Kind::Completion => json!({
             "id": "cmpl-mock", "object": "text_completion", "created": CREATED, "model": model,
-            "choices": [{"index": 0, "text": text, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "text": s.pieces().concat(), "finish_reason": "stop"}],
         }),
         Kind::Embedding => {
             let data: Vec<Value> = (0..input_count(req))
@@ -94,35 +181,12 @@ pub fn complete(kind: Kind, s: &Scenario, model: &str, req: &Value) -> Response<
     json_response(StatusCode::OK, &body)
 }
 
-/// Counts how a stream ended when it is dropped.
-struct StreamGuard {
-    stats: SharedStats,
-    finished: bool,
-}
-
-impl StreamGuard {
-    fn finish(&mut self) {
-        self.finished = true;
-    }
-}
-
-impl Drop for StreamGuard {
-    fn drop(&mut self) {
-        let mut st = lock(&self.stats);
-        if self.finished {
-            st.completed_streams += 1;
-        } else {
-            st.aborted_streams += 1;
-        }
-    }
-}
-
 fn event(v: &Value) -> Bytes {
     Bytes::from(format!("data: {v}\n\n"))
 }
 
 /// The SSE events of one answer, in order.
-fn events(kind: Kind, s: &Scenario, model: &str, include_usage: bool) -> Vec<Bytes> {
+fn events(kind: Kind, s: &Scenario, model: &str, include_usage: bool, images: usize) -> Vec<Bytes> {
     let chunk = |choice: Value, usage: Option<Value>| {
         let (id, object) = match kind {
             Kind::Completion => ("cmpl-mock", "text_completion"),
@@ -139,19 +203,42 @@ fn events(kind: Kind, s: &Scenario, model: &str, include_usage: bool) -> Vec<Byt
     if s.malformed {
         out.push(Bytes::from_static(b"data: {\"id\": broken\n\n"));
     }
-    for (i, piece) in s.pieces().iter().enumerate() {
+    let deltas: Vec<Value> = match (&s.tool, kind) {
+        (Some(name), Kind::Chat) => TOOL_INPUT_PIECES
+            .iter()
+            .enumerate()
+            .map(|(i, piece)| {
+                let call = if i == 0 {
+                    tool_call(name, piece, Some(0))
+                } else {
+                    json!({"index": 0, "function": {"arguments": piece}})
+                };
+                json!({"tool_calls": [call]})
+            })
+            .collect(),
+        (_, Kind::Chat) => s
+            .text_pieces(images)
+            .into_iter()
+            .map(|piece| json!({"content": piece}))
+            .collect(),
+        _ => s.pieces().into_iter().map(|p| json!(p)).collect(),
+    };
+    for (i, delta) in deltas.into_iter().enumerate() {
         let choice = match kind {
-            Kind::Completion => json!([{"index": 0, "text": piece, "finish_reason": null}]),
-            _ if i == 0 => {
-                json!([{"index": 0, "delta": {"role": "assistant", "content": piece}, "finish_reason": null}])
+            Kind::Completion => json!([{"index": 0, "text": delta, "finish_reason": null}]),
+            _ => {
+                let mut delta = delta;
+                if i == 0 {
+                    delta["role"] = json!("assistant");
+                }
+                json!([{"index": 0, "delta": delta, "finish_reason": null}])
             }
-            _ => json!([{"index": 0, "delta": {"content": piece}, "finish_reason": null}]),
         };
         out.push(chunk(choice, None));
     }
     let finish = match kind {
         Kind::Completion => json!([{"index": 0, "text": "", "finish_reason": "stop"}]),
-        _ => json!([{"index": 0, "delta": {}, "finish_reason": "stop"}]),
+        _ => json!([{"index": 0, "delta": {}, "finish_reason": finish_reason(s)}]),
     };
     out.push(chunk(finish, None));
     if include_usage && s.usage {
@@ -159,51 +246,4 @@ fn events(kind: Kind, s: &Scenario, model: &str, include_usage: bool) -> Vec<Byt
     }
     out.push(Bytes::from_static(b"data: [DONE]\n\n"));
     out
-}
-
-pub fn stream(
-    kind: Kind,
-    s: &Scenario,
-    model: &str,
-    include_usage: bool,
-    stats: SharedStats,
-) -> Response<MockBody> {
-    let events = events(kind, s, model, include_usage);
-    // Index of the event at which the connection is cut instead of sent.
-    let cut = s.cut_after.map(|n| n + usize::from(s.malformed));
-    let guard = StreamGuard {
-        stats,
-        finished: false,
-    };
-    let (delay, first) = (s.chunk_delay, s.first_event);
-    let state = (events.into_iter().enumerate(), guard, cut, delay);
-    let body = stream::unfold(state, move |(mut it, mut guard, cut, delay)| async move {
-        let (i, ev) = match it.next() {
-            Some(x) => x,
-            None => {
-                guard.finish();
-                return None;
-            }
-        };
-        let wait = if i == 0 { first } else { delay };
-        if !wait.is_zero() {
-            tokio::time::sleep(wait).await;
-        }
-        if cut == Some(i) {
-            let err = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "mock cut");
-            return Some((Err(err), (it, guard, None, delay)));
-        }
-        Some((Ok(Frame::data(ev)), (it, guard, cut, delay)))
-    });
-    let mut resp = Response::new(BodyExt::boxed(StreamBody::new(body)));
-    let headers = resp.headers_mut();
-    headers.insert(
-        http::header::CONTENT_TYPE,
-        http::HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(
-        http::header::CACHE_CONTROL,
-        http::HeaderValue::from_static("no-cache"),
-    );
-    resp
 }

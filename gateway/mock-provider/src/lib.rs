@@ -1,9 +1,23 @@
 //! Mock upstream provider: OpenAI-compatible chat/completions/embeddings/models answers,
-//! JSON and SSE, with scenarios (status, time to first byte, chunk delay, mid-stream cut,
-//! malformed JSON, usage on/off) and call counting, for tests and benchmarks.
+//! OpenAI Responses, Anthropic Messages and Google Gemini, JSON and streams, with
+//! scenarios (status, time to first byte, chunk delay, mid-stream cut, malformed JSON,
+//! usage on/off, tool calls, thinking, cache usage), request checks like the real
+//! services, and call counting, for tests and benchmarks.
 
 mod answer;
+mod anthropic;
+mod anthropic_check;
+mod anthropic_stream;
+mod b64;
+mod gemini;
+mod gemini_check;
+mod gemini_stream;
+mod openai_check;
+mod responses;
+mod responses_check;
+mod responses_stream;
 mod scenario;
+mod sse;
 
 pub use scenario::Scenario;
 
@@ -27,12 +41,34 @@ pub type MockBody = BoxBody<Bytes, std::io::Error>;
 #[derive(Debug, Clone, Serialize)]
 pub struct SeenRequest {
     pub tag: String,
+    /// Path without the `/s/{spec}` prefix and without the query.
     pub path: String,
+    /// Query string, if any (Gemini's `alt=sse`, `key=`).
+    pub query: Option<String>,
+    /// `openai`, `anthropic` or `gemini`, as chosen by the path.
+    pub dialect: &'static str,
+    /// Body `model` (OpenAI, Anthropic) or the model named in the path (Gemini).
     pub model: Option<String>,
     pub body_len: usize,
     pub authorization: Option<String>,
+    /// The key as the dialect expects it: `authorization` (OpenAI), `x-api-key` (Anthropic),
+    /// `x-goog-api-key` or the `key` query parameter (Gemini).
+    pub credential: Option<Credential>,
+    /// `anthropic-version` header.
+    pub anthropic_version: Option<String>,
+    /// `anthropic-beta` header.
+    pub anthropic_beta: Option<String>,
+    /// Body `stream: true`, or Gemini's `:streamGenerateContent`.
     pub stream: bool,
     pub include_usage: Option<bool>,
+}
+
+/// Where a request carried its key, and the key (test keys only).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Credential {
+    /// `authorization`, `x-api-key`, `x-goog-api-key` or `query:key`.
+    pub carrier: String,
+    pub value: String,
 }
 
 const MAX_SEEN: usize = 2000;
@@ -168,31 +204,142 @@ fn bytes_response(status: StatusCode, ctype: &str, body: Bytes) -> Response<Mock
     resp
 }
 
+/// A body that is not valid JSON, sent with a JSON content type (`malformed=1`).
+pub(crate) fn broken_json() -> Response<MockBody> {
+    bytes_response(
+        StatusCode::OK,
+        "application/json",
+        Bytes::from_static(b"{\"id\": \"broken"),
+    )
+}
+
+/// Which API family a path belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    OpenAi,
+    Anthropic,
+    Gemini,
+}
+
+impl Dialect {
+    fn of(path: &str) -> Dialect {
+        if anthropic::serves(path) {
+            Dialect::Anthropic
+        } else if gemini::route(path).is_some() {
+            Dialect::Gemini
+        } else {
+            Dialect::OpenAi
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Dialect::OpenAi => "openai",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Gemini => "gemini",
+        }
+    }
+}
+
+/// One request as the dialect handlers see it.
+pub(crate) struct Call {
+    pub scenario: Scenario,
+    /// Path without the scenario prefix and the query.
+    pub path: String,
+    pub method: http::Method,
+    pub query: Option<String>,
+    pub headers: http::HeaderMap,
+    /// The body, when it is JSON.
+    pub json: Option<serde_json::Value>,
+    pub stats: SharedStats,
+}
+
+impl Call {
+    /// A header's value, when present and visible ASCII.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// A body field.
+    pub fn field(&self, key: &str) -> Option<&serde_json::Value> {
+        self.json.as_ref().and_then(|v| v.get(key))
+    }
+
+    /// A query parameter (raw, not percent-decoded).
+    pub fn query_param(&self, key: &str) -> Option<&str> {
+        self.query.as_deref().and_then(|q| {
+            q.split('&')
+                .filter_map(|p| p.split_once('=').or(Some((p, ""))))
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v)
+        })
+    }
+
+    fn seen(&self, dialect: Dialect, body_len: usize) -> SeenRequest {
+        let owned = |v: Option<&str>| v.map(str::to_owned);
+        let credential = |carrier: &str, value: Option<&str>| {
+            value.map(|v| Credential {
+                carrier: carrier.to_owned(),
+                value: v.to_owned(),
+            })
+        };
+        let (model, stream, credential) = match dialect {
+            Dialect::Gemini => (
+                gemini::route(&self.path).and_then(|r| r.model().map(str::to_owned)),
+                self.path.ends_with(":streamGenerateContent"),
+                credential("x-goog-api-key", self.header("x-goog-api-key"))
+                    .or_else(|| credential("query:key", self.query_param("key"))),
+            ),
+            Dialect::Anthropic | Dialect::OpenAi => (
+                owned(self.field("model").and_then(|m| m.as_str())),
+                self.field("stream")
+                    .and_then(|s| s.as_bool())
+                    .unwrap_or(false),
+                if dialect == Dialect::Anthropic {
+                    credential("x-api-key", self.header("x-api-key"))
+                } else {
+                    credential("authorization", self.header("authorization"))
+                },
+            ),
+        };
+        SeenRequest {
+            tag: self.scenario.tag.clone(),
+            path: self.path.clone(),
+            query: self.query.clone(),
+            dialect: dialect.name(),
+            model,
+            body_len,
+            authorization: owned(self.header("authorization")),
+            credential,
+            anthropic_version: owned(self.header("anthropic-version")),
+            anthropic_beta: owned(self.header("anthropic-beta")),
+            stream,
+            include_usage: self
+                .field("stream_options")
+                .and_then(|o| o.get("include_usage"))
+                .and_then(|b| b.as_bool()),
+        }
+    }
+}
+
 async fn handle(
     req: Request<Incoming>,
     stats: SharedStats,
 ) -> Result<Response<MockBody>, Infallible> {
-    let path = req.uri().path().to_owned();
-    let (spec, rest) = Scenario::split_path(&path);
+    let (spec, rest) = Scenario::split_path(req.uri().path());
     let header_spec = req
         .headers()
         .get("x-mock-scenario")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let scenario =
-        Scenario::parse(&[spec.unwrap_or(""), header_spec.as_deref().unwrap_or("")].join(","));
-    let rest = rest.to_owned();
-    if rest == "/__mock/stats" {
+        .and_then(|v| v.to_str().ok());
+    let scenario = Scenario::parse(&[spec.unwrap_or(""), header_spec.unwrap_or("")].join(","));
+    let path = rest.to_owned();
+    if path == "/__mock/stats" {
         let body = serde_json::to_value(&*lock(&stats)).unwrap_or_default();
         return Ok(json_response(StatusCode::OK, &body));
     }
-    let authorization = req
-        .headers()
-        .get(http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let method = req.method().clone();
-    let body = match req.into_body().collect().await {
+    let query = req.uri().query().map(str::to_owned);
+    let (parts, body) = req.into_parts();
+    let body = match body.collect().await {
         Ok(b) => b.to_bytes(),
         Err(_) => {
             return Ok(bytes_response(
@@ -202,67 +349,38 @@ async fn handle(
             ));
         }
     };
-    let parsed: Option<serde_json::Value> = serde_json::from_slice(&body).ok();
-    let field = |k: &str| parsed.as_ref().and_then(|v| v.get(k));
-    let seen = SeenRequest {
-        tag: scenario.tag.clone(),
-        path: rest.clone(),
-        model: field("model").and_then(|m| m.as_str()).map(str::to_owned),
-        body_len: body.len(),
-        authorization,
-        stream: field("stream").and_then(|s| s.as_bool()).unwrap_or(false),
-        include_usage: field("stream_options")
-            .and_then(|o| o.get("include_usage"))
-            .and_then(|b| b.as_bool()),
+    let dialect = Dialect::of(&path);
+    let call = Call {
+        scenario,
+        path,
+        method: parts.method,
+        query,
+        headers: parts.headers,
+        json: serde_json::from_slice(&body).ok(),
+        stats: stats.clone(),
     };
+    let seen = call.seen(dialect, body.len());
     {
         let mut st = lock(&stats);
-        *st.calls.entry(scenario.tag.clone()).or_default() += 1;
+        *st.calls.entry(call.scenario.tag.clone()).or_default() += 1;
         if st.requests.len() >= 2 * MAX_SEEN {
             // Trimmed in bulk: removing the oldest one by one shifts the whole list on every
             // request, which dominated the mock's CPU time under benchmark load.
             st.requests.drain(..MAX_SEEN);
         }
-        st.requests.push(seen.clone());
+        st.requests.push(seen);
     }
-    if !scenario.ttfb.is_zero() {
+    if !call.scenario.ttfb.is_zero() {
         let waiting = Waiting {
             stats: stats.clone(),
             armed: true,
         };
-        tokio::time::sleep(scenario.ttfb).await;
+        tokio::time::sleep(call.scenario.ttfb).await;
         waiting.disarm();
     }
-    if scenario.status != 200 {
-        return Ok(answer::error(&scenario));
-    }
-    let kind = if rest.ends_with("/chat/completions") {
-        answer::Kind::Chat
-    } else if rest.ends_with("/completions") {
-        answer::Kind::Completion
-    } else if rest.ends_with("/embeddings") {
-        answer::Kind::Embedding
-    } else if method == http::Method::GET && rest.ends_with("/models") {
-        return Ok(answer::models());
-    } else {
-        let body = serde_json::json!({"error": {"message": format!("mock: no route {rest}"), "type": "invalid_request_error"}});
-        return Ok(json_response(StatusCode::NOT_FOUND, &body));
-    };
-    let Some(parsed) = parsed else {
-        let body = serde_json::json!({"error": {"message": "mock: body is not JSON", "type": "invalid_request_error"}});
-        return Ok(json_response(StatusCode::BAD_REQUEST, &body));
-    };
-    let model = seen.model.unwrap_or_default();
-    if seen.stream && kind != answer::Kind::Embedding {
-        let include_usage = seen.include_usage.unwrap_or(false);
-        Ok(answer::stream(
-            kind,
-            &scenario,
-            &model,
-            include_usage,
-            stats,
-        ))
-    } else {
-        Ok(answer::complete(kind, &scenario, &model, &parsed))
-    }
+    Ok(match dialect {
+        Dialect::OpenAi => answer::handle(&call),
+        Dialect::Anthropic => anthropic::handle(&call),
+        Dialect::Gemini => gemini::handle(&call),
+    })
 }

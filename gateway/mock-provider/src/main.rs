@@ -4,11 +4,15 @@ use std::net::SocketAddr;
 
 use clap::Parser;
 
-/// OpenAI-compatible mock upstream for tests and benchmarks.
+/// Mock upstream for tests and benchmarks: OpenAI-compatible, OpenAI Responses
+/// (`/v1/responses`), Anthropic Messages (`/v1/messages`) and Gemini
+/// (`/v1beta/models/{model}:generateContent` …).
 ///
 /// Scenarios are chosen per request by a `/s/{spec}` path prefix or an `x-mock-scenario`
 /// header, e.g. `tag=a,status=500`, `ttfb_ms=2000`, `chunk_delay_ms=50,chunks=20`, `first_event_ms=500`,
-/// `cut_after=3`, `malformed=1`, `usage=off`, `prompt_tokens=100,cached_tokens=20`.
+/// `cut_after=3`, `malformed=1`, `usage=off`, `prompt_tokens=100,cached_tokens=20`,
+/// `tool=get_weather`; for Anthropic, Gemini and Responses also `thinking=on`; for Anthropic
+/// and Gemini `cache_read=30,cache_creation=10`.
 /// `GET /__mock/stats` returns call counts and recent requests.
 #[derive(Parser, Debug)]
 #[command(name = "mock-provider", version)]

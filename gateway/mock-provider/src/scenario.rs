@@ -1,5 +1,35 @@
 //! Scenarios: how one request should be answered, parsed from the `/s/{spec}` path prefix
 //! or the `x-mock-scenario` header (`key=value` pairs separated by commas).
+//!
+//! Keys for every dialect: `tag`, `status`, `ttfb_ms` (`latency_ms`), `chunk_delay_ms`,
+//! `first_event_ms`, `chunks`, `usage=off`, `cut_after`, `malformed`, `prompt_tokens`.
+//! OpenAI only: `cached_tokens` (part of `prompt_tokens`, as OpenAI reports it).
+//! - `tool=NAME`: the answer calls tool NAME with input `{"city":"Paris"}` instead of
+//!   answering text: an Anthropic `tool_use` block (streamed as `input_json_delta`
+//!   fragments, stop_reason `tool_use`), a Gemini `functionCall` part, an OpenAI chat
+//!   `tool_calls` entry (streamed argument fragments, finish_reason `tool_calls`) or a
+//!   Responses `function_call` item.
+//! - `thinking=on` (Anthropic, Gemini, Responses): a thinking block with a signature
+//!   (Anthropic), a `thought: true` part (Gemini) or a reasoning item with a summary
+//!   (Responses) before the answer; it counts [`THINKING_TOKENS`] (in Anthropic's
+//!   `output_tokens`, in Gemini's `thoughtsTokenCount`, in Responses' `output_tokens` and
+//!   `reasoning_tokens`).
+//! - `cache_read=N`: Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`.
+//! - `cache_creation=N`: Anthropic `cache_creation_input_tokens`.
+//!
+//! `prompt_tokens` is the uncached input in both: Anthropic's `input_tokens` (which excludes
+//! cache tokens) and Gemini's `promptTokenCount` minus `cachedContentTokenCount`. Token
+//! counting answers the whole prompt: Anthropic `count_tokens` gives `prompt_tokens +
+//! cache_read + cache_creation`, Gemini `countTokens` `prompt_tokens + cache_read`. Output
+//! tokens are `chunks` (plus the thinking tokens); `usage=off` drops Anthropic's `usage` and
+//! Gemini's `usageMetadata`. `cut_after=N` cuts Anthropic streams at the N-th content delta,
+//! Responses streams at the N-th delta event and Gemini streams at the N-th chunk (or just
+//! after the last one).
+//!
+//! Anthropic, Gemini and Responses check the key first, then answer `status=` errors in their
+//! own error shape, then check the body like the real service; OpenAI chat checks tool-call
+//! pairing and image parts. When the request carries images, chat, Responses, Anthropic and
+//! Gemini text answers start with the piece `images: N `.
 
 use std::time::Duration;
 
@@ -28,6 +58,31 @@ pub struct Scenario {
     pub prompt_tokens: u64,
     /// Cached prompt tokens reported in `prompt_tokens_details.cached_tokens`.
     pub cached_tokens: u64,
+    /// Tool the answer calls instead of answering text (chat, Responses, Anthropic, Gemini).
+    pub tool: Option<String>,
+    /// Whether a thinking block / thought part / reasoning item precedes the answer
+    /// (Anthropic, Gemini, Responses).
+    pub thinking: bool,
+    /// Prompt tokens read from the cache (Anthropic, Gemini).
+    pub cache_read: u64,
+    /// Prompt tokens written to the cache (Anthropic).
+    pub cache_creation: u64,
+}
+
+/// Tokens a thinking block or thought part counts.
+pub const THINKING_TOKENS: u64 = 8;
+/// The thinking text, piece by piece (one delta each in streams).
+pub const THOUGHT_PIECES: [&str; 2] = ["Let me think", " about the weather."];
+/// Signature of the Anthropic thinking block.
+pub const THINKING_SIGNATURE: &str = "bW9jay1zaWduYXR1cmU=";
+/// Id of the Anthropic tool_use block.
+pub const TOOL_USE_ID: &str = "toolu_mock01";
+/// The tool input `{"city": "Paris"}` as streamed `partial_json` fragments.
+pub const TOOL_INPUT_PIECES: [&str; 3] = ["{\"city\"", ": \"Par", "is\"}"];
+
+/// The input every tool call of the mock carries.
+pub fn tool_input() -> serde_json::Value {
+    serde_json::json!({"city": "Paris"})
 }
 
 impl Default for Scenario {
@@ -44,6 +99,10 @@ impl Default for Scenario {
             malformed: false,
             prompt_tokens: 12,
             cached_tokens: 0,
+            tool: None,
+            thinking: false,
+            cache_read: 0,
+            cache_creation: 0,
         }
     }
 }
@@ -71,6 +130,10 @@ impl Scenario {
                 "malformed" => s.malformed = !matches!(v, "0" | "false"),
                 "prompt_tokens" => s.prompt_tokens = num.unwrap_or(s.prompt_tokens),
                 "cached_tokens" => s.cached_tokens = num.unwrap_or(0),
+                "tool" => s.tool = Some(v.to_owned()).filter(|t| !t.is_empty()),
+                "thinking" => s.thinking = matches!(v, "on" | "1" | "true" | ""),
+                "cache_read" => s.cache_read = num.unwrap_or(0),
+                "cache_creation" => s.cache_creation = num.unwrap_or(0),
                 _ => {}
             }
         }
@@ -92,10 +155,27 @@ impl Scenario {
     pub fn pieces(&self) -> Vec<String> {
         (0..self.chunks).map(|i| format!("word{i} ")).collect()
     }
+
+    /// The text pieces of an Anthropic or Gemini answer: `images: N ` first when the request
+    /// carried images, then [`Scenario::pieces`].
+    pub fn text_pieces(&self, images: usize) -> Vec<String> {
+        let mut out = Vec::with_capacity(self.chunks + 1);
+        if images > 0 {
+            out.push(format!("images: {images} "));
+        }
+        out.extend(self.pieces());
+        out
+    }
+
+    /// Thinking tokens the answer counts.
+    pub fn thinking_tokens(&self) -> u64 {
+        if self.thinking { THINKING_TOKENS } else { 0 }
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
@@ -112,5 +192,22 @@ mod tests {
         );
         assert_eq!(Scenario::split_path("/v1/models"), (None, "/v1/models"));
         assert_eq!(Scenario::parse("status=abc").status, 200);
+    }
+
+    #[test]
+    fn parses_dialect_keys() {
+        let s = Scenario::parse("tool=get_weather,thinking=on,cache_read=30,cache_creation=5");
+        assert_eq!(s.tool.as_deref(), Some("get_weather"));
+        assert!(s.thinking);
+        assert_eq!((s.cache_read, s.cache_creation), (30, 5));
+        assert_eq!(s.thinking_tokens(), THINKING_TOKENS);
+        let plain = Scenario::parse("tool=,thinking=off");
+        assert_eq!((plain.tool, plain.thinking), (None, false));
+        let input: serde_json::Value = serde_json::from_str(&TOOL_INPUT_PIECES.concat()).unwrap();
+        assert_eq!(input, tool_input());
+        assert_eq!(
+            Scenario::parse("chunks=1").text_pieces(2),
+            vec!["images: 2 ".to_owned(), "word0 ".to_owned()]
+        );
     }
 }

@@ -83,6 +83,41 @@ impl Reservation {
         self.amount
     }
 
+    /// Takes `extra` more from the same balances (a stream that outgrew its reservation);
+    /// `false`, and nothing taken, when the wallet or the token cannot cover it.
+    pub fn extend(&mut self, extra: i64) -> bool {
+        let extra = extra.max(0);
+        if !self.open || extra == 0 {
+            return self.open;
+        }
+        let taken = self
+            .user
+            .quota
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| {
+                (q >= extra).then(|| q - extra)
+            });
+        if taken.is_err() {
+            return false;
+        }
+        if !self.token.unlimited
+            && self
+                .token
+                .remain
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |r| {
+                    (r >= extra).then(|| r - extra)
+                })
+                .is_err()
+        {
+            self.user.quota.fetch_add(extra, Ordering::AcqRel);
+            return false;
+        }
+        if let Some(carry) = &self.carry {
+            carry.hold(self.user.id, self.token.id, extra);
+        }
+        self.amount += extra;
+        true
+    }
+
     /// Charges `actual`: the difference to the reservation is returned or taken.
     pub fn settle(mut self, actual: i64) {
         self.apply(actual);
@@ -137,6 +172,17 @@ mod tests {
         r.settle(10);
         assert_eq!(u.quota.load(Ordering::Acquire), 90);
         assert_eq!(t.remain.load(Ordering::Acquire), 40);
+        let mut more = reserve(&u, &t, 10).unwrap();
+        assert!(more.extend(20));
+        assert_eq!(more.amount(), 30);
+        assert!(!more.extend(1000), "the wallet cannot cover it");
+        assert_eq!(
+            u.quota.load(Ordering::Acquire),
+            60,
+            "nothing taken by a failed extension"
+        );
+        more.refund();
+        assert_eq!(u.quota.load(Ordering::Acquire), 90);
         assert!(matches!(
             reserve(&u, &t, 41),
             Err(BillingError::TokenQuotaShort { .. })

@@ -2,12 +2,16 @@
 //! reference (§3.2, §3.3, §3.5), in integer quota units.
 
 pub mod carry;
+mod concurrency;
 mod ledger;
+mod stream_budget;
 #[cfg(test)]
 mod test_support;
 
 pub use carry::Carry;
+pub use concurrency::{Concurrency, Slot};
 pub use ledger::{Reservation, reserve, reserve_carried};
+pub use stream_budget::StreamBudget;
 
 use crate::config::Pricing;
 use crate::error::BillingError;
@@ -21,6 +25,8 @@ pub enum Price {
         model_ratio: f64,
         completion_ratio: f64,
         cache_ratio: f64,
+        /// Prompt tokens written to the provider's cache (Claude cache creation).
+        cache_creation_ratio: f64,
         group_ratio: f64,
     },
     /// Fixed USD per request.
@@ -56,9 +62,18 @@ pub fn price_for(
         model_ratio,
         completion_ratio: pricing.completion_ratio.get(model).copied().unwrap_or(1.0),
         cache_ratio: pricing.cache_ratio.get(model).copied().unwrap_or(1.0),
+        cache_creation_ratio: pricing
+            .create_cache_ratio
+            .get(model)
+            .copied()
+            .unwrap_or(DEFAULT_CACHE_CREATION_RATIO),
         group_ratio,
     })
 }
+
+/// Price of a cache write relative to input when no `CreateCacheRatio` is set (Anthropic's
+/// 5-minute cache writes cost 1.25 × input).
+pub const DEFAULT_CACHE_CREATION_RATIO: f64 = 1.25;
 
 fn to_quota(x: f64) -> i64 {
     if x.is_finite() {
@@ -99,14 +114,18 @@ pub fn quota(price: &Price, usage: &Usage, qpu: i64) -> i64 {
             model_ratio,
             completion_ratio,
             cache_ratio,
+            cache_creation_ratio,
             group_ratio,
         } => {
             if usage.prompt_tokens + usage.completion_tokens == 0 {
                 return 0;
             }
-            let cached = usage.cached_tokens.clamp(0, usage.prompt_tokens.max(0));
-            let base_prompt = (usage.prompt_tokens - cached).max(0) as f64;
-            let prompt_part = base_prompt + cached as f64 * cache_ratio;
+            let prompt = usage.prompt_tokens.max(0);
+            let cached = usage.cached_tokens.clamp(0, prompt);
+            let written = usage.cache_creation_tokens.clamp(0, prompt - cached);
+            let base_prompt = (prompt - cached - written) as f64;
+            let prompt_part =
+                base_prompt + cached as f64 * cache_ratio + written as f64 * cache_creation_ratio;
             let ratio = model_ratio * group_ratio;
             let q =
                 to_quota((prompt_part + usage.completion_tokens as f64 * completion_ratio) * ratio);
@@ -128,20 +147,30 @@ mod tests {
             model_ratio: 1.25,
             completion_ratio: 4.0,
             cache_ratio: 0.5,
+            cache_creation_ratio: 1.25,
             group_ratio: 1.0,
         };
         let u = Usage {
             prompt_tokens: 1000,
             completion_tokens: 100,
             cached_tokens: 200,
+            cache_creation_tokens: 0,
         };
         // (800 + 200×0.5 + 100×4) × 1.25 = 1625
         assert_eq!(quota(&p, &u, 500_000), 1625);
+        // Claude: 1000 prompt tokens of which 200 read from and 400 written to the cache:
+        // (400 + 200×0.5 + 400×1.25 + 100×4) × 1.25 = 1750
+        let claude = Usage {
+            cache_creation_tokens: 400,
+            ..u
+        };
+        assert_eq!(quota(&p, &claude, 500_000), 1750);
         assert_eq!(quota(&p, &Usage::default(), 500_000), 0);
         let tiny = Price::Ratio {
             model_ratio: 0.001,
             completion_ratio: 1.0,
             cache_ratio: 1.0,
+            cache_creation_ratio: 1.25,
             group_ratio: 1.0,
         };
         assert_eq!(
@@ -150,7 +179,8 @@ mod tests {
                 &Usage {
                     prompt_tokens: 1,
                     completion_tokens: 0,
-                    cached_tokens: 0
+                    cached_tokens: 0,
+                    cache_creation_tokens: 0,
                 },
                 500_000
             ),

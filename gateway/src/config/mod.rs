@@ -9,7 +9,8 @@ pub mod watch;
 
 pub use keys::{ChannelKeys, KeyMode, Secret};
 pub use snapshot::{
-    ChannelEntry, Options, Pricing, Snapshot, StatusSet, Tier, TokenEntry, UserEntry,
+    ChannelEntry, Options, Pricing, ProviderOptions, Snapshot, StatusSet, Tier, TokenEntry,
+    UserEntry,
 };
 
 use std::path::Path;

@@ -107,6 +107,8 @@ pub struct Pricing {
     pub model_ratio: HashMap<String, f64>,
     pub completion_ratio: HashMap<String, f64>,
     pub cache_ratio: HashMap<String, f64>,
+    /// CreateCacheRatio: cache writes relative to input (1.25 when absent).
+    pub create_cache_ratio: HashMap<String, f64>,
     pub model_price: HashMap<String, f64>,
     pub group_ratio: HashMap<String, f64>,
     pub usable_groups: HashSet<String>,
@@ -126,6 +128,73 @@ pub struct Options {
     pub stream_idle_timeout: Duration,
     pub max_body_bytes: usize,
     pub force_stream_usage: bool,
+    /// Settings of the Claude and Gemini protocols.
+    pub providers: ProviderOptions,
+    /// Completion tokens reserved without max_tokens, by model ("default").
+    pub completion_allowance: HashMap<String, i64>,
+    /// In-flight requests per user (0: no limit), and the same by group.
+    pub user_concurrency: i64,
+    pub group_concurrency: HashMap<String, i64>,
+}
+
+/// Completion tokens reserved for a request without max_tokens when no option says.
+pub const DEFAULT_COMPLETION_ALLOWANCE: i64 = 4096;
+/// In-flight requests per user when no option says.
+pub const DEFAULT_USER_CONCURRENCY: i64 = 256;
+
+impl Options {
+    /// Completion tokens to reserve for `model` when the client set no max_tokens.
+    pub fn completion_allowance(&self, model: &str) -> i64 {
+        self.completion_allowance
+            .get(model)
+            .or_else(|| self.completion_allowance.get("default"))
+            .copied()
+            .filter(|n| *n > 0)
+            .unwrap_or(DEFAULT_COMPLETION_ALLOWANCE)
+    }
+
+    /// How many requests a user of `group` may have in flight (`None`: no limit).
+    pub fn concurrency_limit(&self, group: &str) -> Option<u32> {
+        let n = self
+            .group_concurrency
+            .get(group)
+            .copied()
+            .unwrap_or(self.user_concurrency);
+        (n > 0).then(|| u32::try_from(n).unwrap_or(u32::MAX))
+    }
+}
+
+/// Options of the non-OpenAI provider protocols (`claude.*`, `gemini.*`).
+#[derive(Debug, Clone, Default)]
+pub struct ProviderOptions {
+    /// max_tokens for Claude when the client sent none, by upstream model ("default").
+    pub claude_default_max_tokens: HashMap<String, i64>,
+    pub claude_thinking_adapter: bool,
+    pub claude_thinking_budget_share: f64,
+    /// Threshold by harm category ("default" for the rest).
+    pub gemini_safety_settings: HashMap<String, String>,
+    pub gemini_thinking_adapter: bool,
+    pub gemini_thinking_budget_share: f64,
+}
+
+impl ProviderOptions {
+    /// Claude's max_tokens for `model` when the client gave none.
+    pub fn claude_max_tokens(&self, model: &str) -> i64 {
+        self.claude_default_max_tokens
+            .get(model)
+            .or_else(|| self.claude_default_max_tokens.get("default"))
+            .copied()
+            .filter(|n| *n > 0)
+            .unwrap_or(8192)
+    }
+}
+
+fn share_or(share: f64, default: f64) -> f64 {
+    if share.is_finite() && (0.1..=1.0).contains(&share) {
+        share
+    } else {
+        default
+    }
 }
 
 /// Everything the request path reads, immutable once built.
@@ -169,6 +238,17 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
             usize::try_from(o.max_request_body_bytes).unwrap_or(usize::MAX)
         },
         force_stream_usage: o.force_stream_usage.unwrap_or(true),
+        completion_allowance: o.completion_allowance.clone(),
+        user_concurrency: o.user_concurrency.unwrap_or(DEFAULT_USER_CONCURRENCY),
+        group_concurrency: o.group_concurrency.clone(),
+        providers: ProviderOptions {
+            claude_default_max_tokens: o.claude_default_max_tokens.clone(),
+            claude_thinking_adapter: o.claude_thinking_adapter,
+            claude_thinking_budget_share: share_or(o.claude_thinking_budget_share, 0.8),
+            gemini_safety_settings: o.gemini_safety_settings.clone(),
+            gemini_thinking_adapter: o.gemini_thinking_adapter,
+            gemini_thinking_budget_share: share_or(o.gemini_thinking_budget_share, 0.6),
+        },
     })
 }
 
@@ -348,6 +428,7 @@ impl Snapshot {
             model_ratio: p.model_ratio,
             completion_ratio: p.completion_ratio,
             cache_ratio: p.cache_ratio,
+            create_cache_ratio: p.create_cache_ratio,
             model_price: p.model_price,
             group_ratio,
             usable_groups: p.user_usable_groups.into_keys().collect(),
@@ -404,7 +485,7 @@ mod tests {
                 {"id": 1, "type": 1, "models": ["m"], "priority": 0, "status": 1},
                 {"id": 2, "type": 1, "models": ["m"], "priority": 5, "status": 1, "groups": ["default", "vip"]},
                 {"id": 3, "type": 1, "models": ["m"], "priority": 5, "status": 2},
-                {"id": 4, "type": 14, "models": ["m"], "status": 1}
+                {"id": 4, "type": 33, "models": ["m"], "status": 1}
             ]
         }))
         .unwrap();

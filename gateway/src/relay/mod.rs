@@ -4,12 +4,19 @@
 //! `/api` (an allow list, see [`forward`]) can be proxied as they are to the control plane,
 //! so one port serves clients and the console; nothing else of the control plane is reachable.
 
+mod body;
+mod convert;
+mod cors;
+mod dialect;
 mod forward;
+mod job;
 mod post;
 mod record;
 mod respond;
+mod shape;
 mod sse;
 
+pub use cors::CorsOrigins;
 pub use record::Trace;
 pub use respond::REQUEST_ID_HEADER;
 
@@ -28,7 +35,10 @@ use crate::config::Snapshot;
 use crate::edge;
 use crate::error::{GatewayError, RequestError};
 use crate::state::GatewayState;
-use adapters::openai::Endpoint;
+use adapters::claude;
+use adapters::convert::Dialect;
+use adapters::gemini;
+use dialect::Call;
 
 /// Largest unread request body drained (rather than closing the connection) after an error.
 const DRAIN_LIMIT: usize = 64 << 10;
@@ -53,6 +63,10 @@ pub struct Relay {
     pub state: Arc<GatewayState>,
     /// Where non-relay paths go (the control plane), when set; otherwise they get a 404.
     pub forward_to: Option<SocketAddr>,
+    /// Browser origins allowed on the relay paths.
+    pub cors: CorsOrigins,
+    /// Proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: edge::TrustedProxies,
 }
 
 /// Per-request context.
@@ -98,12 +112,17 @@ impl ProxyHttp for Relay {
         upstream_request: &mut RequestHeader,
         _ctx: &mut Ctx,
     ) -> pingora::Result<()> {
-        // The control plane trusts the last X-Forwarded-For entry from a loopback peer.
-        if let Some(ip) = session
+        // The control plane reads X-Forwarded-For from the right, past the proxies it trusts
+        // (this gateway among them): the real peer is appended, whatever the client sent.
+        // X-Forwarded-Proto is the client's own only when a trusted proxy set it.
+        let peer = session
             .client_addr()
             .and_then(|a| a.as_inet())
-            .map(|a| a.ip())
-        {
+            .map(|a| a.ip());
+        if !peer.is_some_and(|p| self.trusted_proxies.trusts(p)) {
+            upstream_request.insert_header("x-forwarded-proto", "http")?;
+        }
+        if let Some(ip) = peer {
             let value = match upstream_request
                 .headers
                 .get("x-forwarded-for")
@@ -126,8 +145,20 @@ impl ProxyHttp for Relay {
             ctx.forward = true;
             return Ok(false);
         }
+        if req.method == http::Method::OPTIONS && is_relay_path(req.uri.path()) {
+            // A browser's preflight: answered here, before (and without) authentication.
+            let headers = match self.cors.allow(&req.headers) {
+                Some(origin) => cors::preflight_headers(&origin, &req.headers),
+                None => vec![("allow", "GET, POST, OPTIONS".to_owned())],
+            };
+            if let Err(e) = respond::send_preflight(session, &headers).await {
+                tracing::debug!(error = %e, "cannot answer a preflight");
+            }
+            return Ok(true);
+        }
         let _in_flight = crate::state::InFlight::enter(&self.state.in_flight);
         let mut trace = ctx.trace.take().unwrap_or_default();
+        trace.cors_origin = self.cors.allow(&session.req_header().headers);
         let snap = self.state.config.load();
         let result = self.dispatch(session, &snap, &mut trace).await;
         if let Err(failure) = result {
@@ -145,25 +176,50 @@ impl Relay {
         snap: &Snapshot,
         trace: &mut Trace,
     ) -> Result<(), Failure> {
-        let method = session.req_header().method.clone();
-        let path = session.req_header().uri.path().to_owned();
-        if method == http::Method::POST
-            && let Some(endpoint) = Endpoint::from_path(&path)
-        {
-            return post::relay(self, session, snap, trace, endpoint).await;
+        let req = session.req_header();
+        let path = req.uri.path().to_owned();
+        trace.dialect = dialect::error_dialect(&path);
+        let Some(call) = dialect::recognise(&req.method, &path, req.uri.query(), &req.headers)
+        else {
+            return Err(RequestError::NotFound {
+                method: req.method.to_string(),
+                path,
+            }
+            .into());
+        };
+        trace.endpoint = call.label();
+        match call {
+            Call::ListModels { id, dialect } => {
+                trace.dialect = dialect;
+                self.models(session, snap, trace, id.as_deref(), dialect)
+                    .await
+            }
+            Call::GeminiModels { id } => {
+                trace.dialect = Dialect::Gemini;
+                self.models(session, snap, trace, id.as_deref(), Dialect::Gemini)
+                    .await
+            }
+            Call::CountTokens => self.count_tokens(session, snap, trace).await,
+            call => post::relay(self, session, snap, trace, &call).await,
         }
-        if method == http::Method::GET && (path == "/v1/models" || path.starts_with("/v1/models/"))
-        {
-            trace.endpoint = "models";
-            return self
-                .models(session, snap, trace, path.strip_prefix("/v1/models/"))
-                .await;
-        }
-        Err(RequestError::NotFound {
-            method: method.to_string(),
-            path,
-        }
-        .into())
+    }
+
+    /// `POST /v1/messages/count_tokens`: counted here, nothing is relayed or billed.
+    async fn count_tokens(
+        &self,
+        session: &mut Session,
+        snap: &Snapshot,
+        trace: &mut Trace,
+    ) -> Result<(), Failure> {
+        self.authenticate(session, snap, trace)?;
+        let body = post::read_json_body(session, snap, trace).await?;
+        let req = claude::decode_count_tokens(&body).map_err(GatewayError::from)?;
+        trace.model = req.model.clone();
+        let count = job::prompt_estimate(&req);
+        let body = claude::count_tokens_body(count).to_string();
+        respond::send_full(session, 200, "application/json", trace, Bytes::from(body))
+            .await
+            .map_err(Failure::Client)
     }
 
     /// Authenticates from the request's key, client address and the current time.
@@ -175,10 +231,11 @@ impl Relay {
     ) -> Result<edge::Caller, Failure> {
         let req = session.req_header();
         let key = edge::extract_key(&req.headers, req.uri.query());
-        let ip = session
-            .client_addr()
-            .and_then(|a| a.as_inet())
-            .map(|a| a.ip());
+        let ip = session.client_addr().and_then(|a| a.as_inet()).map(|a| {
+            self.trusted_proxies
+                .client_ip(a.ip(), edge::forwarded_for(&req.headers))
+        });
+        trace.client_ip = ip;
         let caller = edge::authenticate(snap, key, ip, trace.created_at)?;
         trace.caller = Some(caller.clone());
         Ok(caller)
@@ -190,6 +247,7 @@ impl Relay {
         snap: &Snapshot,
         trace: &mut Trace,
         id: Option<&str>,
+        dialect: Dialect,
     ) -> Result<(), Failure> {
         trace.body_read = true;
         let caller = self.authenticate(session, snap, trace)?;
@@ -202,12 +260,20 @@ impl Relay {
                 .map_or("custom", |c| c.spec.name);
             json!({"id": m, "object": "model", "created": 1_626_777_600, "owned_by": owner})
         };
+        // Gemini names models "models/{id}".
+        let id = id.map(|i| i.strip_prefix("models/").unwrap_or(i));
         let body = match id {
             Some(id) => {
                 if id.is_empty() || !allowed(id) || snap.tiers(&caller.group, id).is_empty() {
                     return Err(RequestError::UnknownModel(id.to_owned()).into());
                 }
-                entry(id)
+                match dialect {
+                    Dialect::Claude => {
+                        claude::anthropic_model_list(&[id.to_owned()])["data"][0].clone()
+                    }
+                    Dialect::Gemini => gemini::model_list(&[id.to_owned()])["models"][0].clone(),
+                    Dialect::OpenAi | Dialect::Responses => entry(id),
+                }
             }
             None => {
                 let mut names: Vec<&str> = snap
@@ -221,14 +287,21 @@ impl Relay {
                     })
                     .unwrap_or_default();
                 names.sort_unstable();
-                json!({"object": "list", "data": names.iter().map(|m| entry(m)).collect::<Vec<_>>()})
+                let owned = || names.iter().map(|m| (*m).to_owned()).collect::<Vec<_>>();
+                match dialect {
+                    Dialect::Claude => claude::anthropic_model_list(&owned()),
+                    Dialect::Gemini => gemini::model_list(&owned()),
+                    Dialect::OpenAi | Dialect::Responses => {
+                        json!({"object": "list", "data": names.iter().map(|m| entry(m)).collect::<Vec<_>>()})
+                    }
+                }
             }
         };
         respond::send_full(
             session,
             200,
             "application/json",
-            &trace.request_id,
+            trace,
             Bytes::from(body.to_string()),
         )
         .await
@@ -272,10 +345,8 @@ impl Relay {
                 session.set_keepalive(None);
             }
         }
-        let body = err.body(&trace.request_id);
-        if let Err(e) =
-            respond::send_full(session, status, "application/json", &trace.request_id, body).await
-        {
+        let body = err.body_in(trace.dialect, status, &trace.request_id);
+        if let Err(e) = respond::send_full(session, status, "application/json", trace, body).await {
             trace.client_gone = true;
             tracing::debug!(request_id = trace.request_id, error = %e, "cannot write error answer");
         }

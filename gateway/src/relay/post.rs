@@ -10,15 +10,19 @@ use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use pingora::proxy::Session;
 
-use super::{Failure, Relay, Trace, respond, sse};
-use crate::billing;
-use crate::config::{ChannelEntry, Snapshot};
+use super::dialect::Call;
+use super::job::Job;
+use super::{Failure, Relay, Trace, body, convert, respond, sse};
+use crate::billing::{self, StreamBudget};
+use crate::config::{ChannelEntry, Options, Snapshot};
 use crate::edge;
-use crate::error::{GatewayError, RequestError, RouteError, UpstreamError};
+use crate::error::{GatewayError, RouteError, UpstreamError};
 use crate::routing;
 use crate::upstream;
-use adapters::openai::{self, Endpoint, ParsedRequest, Usage};
-use adapters::provider;
+use adapters::openai::{self, ParsedRequest, Usage};
+use adapters::provider::{self, Protocol};
+use adapters::raw_json;
+use adapters::stream::StreamRelay;
 
 /// Largest upstream answer read whole (non-stream JSON or an error body).
 const MAX_ANSWER_BYTES: usize = 64 << 20;
@@ -57,50 +61,6 @@ impl From<UpstreamError> for AttemptError {
     }
 }
 
-fn endpoint_label(e: Endpoint) -> &'static str {
-    match e {
-        Endpoint::ChatCompletions => "chat_completions",
-        Endpoint::Completions => "completions",
-        Endpoint::Embeddings => "embeddings",
-    }
-}
-
-async fn read_body(session: &mut Session, cap: usize) -> Result<Bytes, RequestError> {
-    let declared = session
-        .req_header()
-        .headers
-        .get(http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<usize>().ok());
-    if declared.is_some_and(|n| n > cap) {
-        return Err(RequestError::BodyTooLarge { limit: cap });
-    }
-    let expects_continue = session
-        .req_header()
-        .headers
-        .get(http::header::EXPECT)
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
-    if expects_continue {
-        // curl and others wait for this before sending a large body.
-        session
-            .write_continue_response()
-            .await
-            .map_err(|e| RequestError::ReadBody(e.to_string()))?;
-    }
-    let mut buf = BytesMut::with_capacity(declared.unwrap_or(0).min(cap));
-    while let Some(chunk) = session
-        .read_request_body()
-        .await
-        .map_err(|e| RequestError::ReadBody(e.to_string()))?
-    {
-        if buf.len() + chunk.len() > cap {
-            return Err(RequestError::BodyTooLarge { limit: cap });
-        }
-        buf.extend_from_slice(&chunk);
-    }
-    Ok(buf.freeze())
-}
-
 /// Reads a whole upstream body, at most `cap` bytes, each frame within `idle`.
 pub async fn read_upstream(
     body: &mut Incoming,
@@ -130,61 +90,87 @@ pub async fn read_upstream(
     }
 }
 
-/// The whole POST flow.
-pub async fn relay(
-    r: &Relay,
+/// Reads the body of `call`: the content type must be JSON, the size (as sent and decoded)
+/// within the cap, the JSON's shape within [`raw_json::check_limits`] before any parser
+/// sees it.
+pub async fn read_json_body(
     session: &mut Session,
     snap: &Snapshot,
     trace: &mut Trace,
-    endpoint: Endpoint,
-) -> Result<(), Failure> {
-    trace.endpoint = endpoint_label(endpoint);
-    let caller = r.authenticate(session, snap, trace)?;
+) -> Result<Bytes, Failure> {
     let ctype = session
         .req_header()
         .headers
         .get(http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
     openai::check_content_type(ctype)?;
-    let body = read_body(session, snap.options.max_body_bytes).await?;
+    let body = body::read(session, snap.options.max_body_bytes).await?;
     trace.body_read = true;
-    let parsed = openai::parse_request(endpoint, body)?;
-    trace.model = parsed.model.clone();
-    trace.stream = parsed.stream;
-    edge::check_model(&caller, &parsed.model)?;
+    raw_json::check_limits(&body)?;
+    Ok(body)
+}
+
+/// The whole POST flow.
+pub async fn relay(
+    r: &Relay,
+    session: &mut Session,
+    snap: &Snapshot,
+    trace: &mut Trace,
+    call: &Call,
+) -> Result<(), Failure> {
+    let caller = r.authenticate(session, snap, trace)?;
+    let body = read_json_body(session, snap, trace).await?;
+    let job = Job::decode(call, &session.req_header().headers, body)?;
+    let model = job.model().to_owned();
+    trace.model = model.clone();
+    trace.stream = job.stream();
+    edge::check_model(&caller, &model)?;
     match caller.pinned_channel {
         Some(id) if !snap.channels.get(&id).is_some_and(|c| c.enabled) => {
             return Err(RouteError::PinnedUnavailable(id).into());
         }
-        None if snap.tiers(&caller.group, &parsed.model).is_empty() => {
+        None if snap.tiers(&caller.group, &model).is_empty() => {
             return Err(RouteError::NoChannel {
-                model: parsed.model.clone(),
+                model,
                 group: caller.group.clone(),
             }
             .into());
         }
         _ => {}
     }
-    let price = billing::price_for(
-        &snap.pricing,
-        &parsed.model,
-        &caller.user.group,
-        &caller.group,
-    )?;
+    let price = billing::price_for(&snap.pricing, &model, &caller.user.group, &caller.group)?;
     trace.price = Some(price);
     let opts = &snap.options;
+    // Held until the answer is done: a user's in-flight requests are capped.
+    let _slot = r
+        .state
+        .concurrency
+        .enter(caller.user.id, opts.concurrency_limit(&caller.user.group))?;
+    // Without max_tokens, the model's completion allowance is reserved.
+    let completion = job
+        .max_tokens()
+        .unwrap_or_else(|| opts.completion_allowance(&model));
     let pre = billing::pre_quota(
         &price,
-        parsed.prompt_estimate,
-        parsed.max_tokens,
+        job.prompt_estimate(),
+        Some(completion),
         opts.pre_consumed_tokens,
         opts.quota_per_unit,
     );
-    let reservation = match &r.state.carry {
+    let mut reservation = match &r.state.carry {
         Some(carry) => billing::reserve_carried(&caller.user, &caller.token, pre, carry)?,
         None => billing::reserve(&caller.user, &caller.token, pre)?,
     };
-    match attempts(r, session, snap, &caller, &parsed, trace).await {
+    let result = {
+        let mut budget = StreamBudget::new(
+            &mut reservation,
+            price,
+            opts.quota_per_unit,
+            job.prompt_estimate(),
+        );
+        attempts(r, session, snap, &caller, &job, trace, &mut budget).await
+    };
+    match result {
         Ok(outcome) => {
             let q = billing::quota(&price, &outcome.usage, opts.quota_per_unit);
             reservation.settle(q);
@@ -205,8 +191,9 @@ async fn attempts(
     session: &mut Session,
     snap: &Snapshot,
     caller: &edge::Caller,
-    parsed: &ParsedRequest,
+    job: &Job,
     trace: &mut Trace,
+    budget: &mut StreamBudget<'_>,
 ) -> Result<Outcome, Failure> {
     let max_attempts = if caller.pinned_channel.is_some() {
         1
@@ -219,14 +206,20 @@ async fn attempts(
         let channel = match caller.pinned_channel {
             Some(id) => snap.channels.get(&id).cloned(),
             None => {
-                routing::next_channel(snap, &caller.group, &parsed.model, &tried, &mut rand::rng())
+                routing::next_channel(snap, &caller.group, job.model(), &tried, &mut rand::rng())
             }
         };
         let Some(channel) = channel else { break };
         tried.insert(channel.id);
         trace.tried.push(channel.id);
         trace.channel = Some(channel.clone());
-        match attempt(r, session, snap, &channel, parsed, trace).await {
+        let result = match (job, channel.spec.protocol) {
+            (Job::OpenAi(parsed), Protocol::OpenAi) => {
+                attempt(r, session, snap, &channel, parsed, trace, budget).await
+            }
+            _ => convert::attempt(r, session, snap, &channel, job, trace, budget).await,
+        };
+        match result {
             Ok(outcome) => return Ok(outcome),
             Err(AttemptError::Gateway(e)) => return Err(Failure::Gateway(e)),
             Err(AttemptError::ClientGone(e)) => return Err(Failure::Client(e)),
@@ -249,13 +242,97 @@ async fn attempts(
     Err(match last {
         Some(e) => Failure::Gateway(e.into()),
         None => RouteError::NoChannel {
-            model: parsed.model.clone(),
+            model: job.model().to_owned(),
             group: caller.group.clone(),
         }
         .into(),
     })
 }
 
+/// An upstream answer whose head has arrived with a 2xx status.
+pub struct Answer {
+    pub status: u16,
+    pub is_sse: bool,
+    pub content_type: String,
+    pub body: Incoming,
+    pub started: Instant,
+    pub deadline: Instant,
+}
+
+/// Sends one attempt; a non-2xx answer becomes `UpstreamError::Status` with its body.
+pub async fn send(
+    r: &Relay,
+    session: &mut Session,
+    opts: &Options,
+    request: http::Request<upstream::Chunks>,
+) -> Result<Answer, AttemptError> {
+    let started = Instant::now();
+    let deadline = started + opts.first_byte_timeout;
+    let response = tokio::select! {
+        response = r.state.upstream.send(request, opts.first_byte_timeout) => response?,
+        e = client_left(session) => return Err(AttemptError::ClientGone(e)),
+    };
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/json")
+        .to_owned();
+    let is_sse = content_type.starts_with("text/event-stream");
+    let mut body = response.into_body();
+    if !(200..300).contains(&status) {
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(100));
+        let text = read_upstream(&mut body, 1 << 20, left)
+            .await
+            .unwrap_or_default();
+        return Err(UpstreamError::Status { status, body: text }.into());
+    }
+    Ok(Answer {
+        status,
+        is_sse,
+        content_type,
+        body,
+        started,
+        deadline,
+    })
+}
+
+/// Reads a whole (non-stream) answer, giving up if the client leaves meanwhile; notes the
+/// first-response time.
+pub async fn read_answer(
+    session: &mut Session,
+    answer: &mut Answer,
+    opts: &Options,
+    trace: &mut Trace,
+) -> Result<Bytes, AttemptError> {
+    let bytes = tokio::select! {
+        bytes = read_upstream(&mut answer.body, MAX_ANSWER_BYTES, opts.stream_idle_timeout) => bytes?,
+        e = client_left(session) => return Err(AttemptError::ClientGone(e)),
+    };
+    trace.frt_ms = Some(u64::try_from(answer.started.elapsed().as_millis()).unwrap_or(u64::MAX));
+    trace.status = answer.status;
+    Ok(bytes)
+}
+
+/// Sends a complete answer; a client that left is noted (the upstream did the work, so it is
+/// billed all the same).
+pub async fn deliver(
+    session: &mut Session,
+    trace: &mut Trace,
+    status: u16,
+    content_type: &str,
+    body: Bytes,
+) {
+    if let Err(e) = respond::send_full(session, status, content_type, trace, body).await {
+        trace.client_gone = true;
+        trace.error = Some(format!("client connection failed: {e}"));
+    }
+}
+
+/// An OpenAI request to an OpenAI-compatible channel: the passthrough fast path.
 async fn attempt(
     r: &Relay,
     session: &mut Session,
@@ -263,6 +340,7 @@ async fn attempt(
     channel: &Arc<ChannelEntry>,
     parsed: &ParsedRequest,
     trace: &mut Trace,
+    budget: &mut StreamBudget<'_>,
 ) -> Result<Outcome, AttemptError> {
     let opts = &snap.options;
     let upstream_model =
@@ -275,56 +353,24 @@ async fn attempt(
         &upstream_model,
     );
     let force_usage = opts.force_stream_usage && channel.spec.stream_usage;
+    // Slices of the client's bytes around a replaced model: no copy of the body.
     let body = parsed
-        .upstream_body(&upstream_model, force_usage)
+        .upstream_chunks(&upstream_model, force_usage)
         .map_err(|e| AttemptError::Gateway(e.into()))?;
-    let request = upstream::build_request(channel, &url, body, parsed.stream)?;
-    let started = Instant::now();
-    let deadline = started + opts.first_byte_timeout;
-    let response = tokio::select! {
-        response = r.state.upstream.send(request, opts.first_byte_timeout) => response?,
-        e = client_left(session) => return Err(AttemptError::ClientGone(e)),
-    };
-    let status = response.status().as_u16();
-    let is_sse = response
-        .headers()
-        .get(http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/event-stream"));
-    let content_type = response
-        .headers()
-        .get(http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("application/json")
-        .to_owned();
-    let mut body = response.into_body();
-    if !(200..300).contains(&status) {
-        let left = deadline
-            .saturating_duration_since(Instant::now())
-            .max(Duration::from_millis(100));
-        let text = read_upstream(&mut body, 1 << 20, left)
-            .await
-            .unwrap_or_default();
-        return Err(UpstreamError::Status { status, body: text }.into());
+    let request = upstream::build_request(channel, &url, body, parsed.stream, &[])?;
+    let mut answer = send(r, session, opts, request).await?;
+    if parsed.stream && answer.is_sse {
+        let relay = StreamRelay::new(
+            &parsed.model,
+            parsed.client_include_usage,
+            parsed.prompt_estimate,
+        );
+        return sse::relay_stream(session, answer, relay, budget, trace, opts).await;
     }
-    if parsed.stream && is_sse {
-        return sse::relay_stream(session, body, parsed, trace, opts, started, deadline).await;
-    }
-    let answer = tokio::select! {
-        answer = read_upstream(&mut body, MAX_ANSWER_BYTES, opts.stream_idle_timeout) => answer?,
-        e = client_left(session) => return Err(AttemptError::ClientGone(e)),
-    };
-    trace.frt_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
-    let value: serde_json::Value = serde_json::from_slice(&answer)
+    let bytes = read_answer(session, &mut answer, opts, trace).await?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes)
         .map_err(|e| UpstreamError::BadBody(format!("not JSON: {e}")))?;
     let (usage, local_count) = openai::answer_usage(parsed, &value);
-    trace.status = status;
-    if let Err(e) =
-        respond::send_full(session, status, &content_type, &trace.request_id, answer).await
-    {
-        // The upstream did the work: bill it even though the client left.
-        trace.client_gone = true;
-        trace.error = Some(format!("client connection failed: {e}"));
-    }
+    deliver(session, trace, answer.status, &answer.content_type, bytes).await;
     Ok(Outcome { usage, local_count })
 }

@@ -13,6 +13,9 @@ use crate::state::GatewayState;
 use crate::usage::{LOG_CONSUME, LOG_ERROR, UsageRecord};
 use adapters::openai::Usage;
 
+/// Calls that cost nothing and write no log row.
+const FREE_ENDPOINTS: [&str; 2] = ["models", "count_tokens"];
+
 /// What happened to one request, filled in as it goes.
 #[derive(Debug)]
 pub struct Trace {
@@ -20,6 +23,8 @@ pub struct Trace {
     pub started: Instant,
     pub created_at: i64,
     pub endpoint: &'static str,
+    /// The client's dialect (errors are written in it).
+    pub dialect: adapters::convert::Dialect,
     pub caller: Option<Caller>,
     pub model: String,
     pub stream: bool,
@@ -37,6 +42,10 @@ pub struct Trace {
     pub error_code: Option<&'static str>,
     pub error: Option<String>,
     pub client_gone: bool,
+    /// The client's address, once known.
+    pub client_ip: Option<std::net::IpAddr>,
+    /// `Access-Control-Allow-Origin` of the answer (a browser from an allowed origin).
+    pub cors_origin: Option<String>,
 }
 
 fn new_request_id(now: std::time::SystemTime) -> String {
@@ -59,6 +68,7 @@ impl Trace {
                 .map(|d| d.as_secs() as i64)
                 .unwrap_or(0),
             endpoint: "other",
+            dialect: adapters::convert::Dialect::OpenAi,
             caller: None,
             model: String::new(),
             stream: false,
@@ -75,6 +85,8 @@ impl Trace {
             error_code: None,
             error: None,
             client_gone: false,
+            client_ip: None,
+            cors_origin: None,
         }
     }
 
@@ -95,11 +107,15 @@ impl Trace {
                 model_ratio,
                 completion_ratio,
                 cache_ratio,
+                cache_creation_ratio,
                 group_ratio,
             }) => {
                 o["model_ratio"] = json!(model_ratio);
                 o["completion_ratio"] = json!(completion_ratio);
                 o["cache_ratio"] = json!(cache_ratio);
+                if self.usage.cache_creation_tokens > 0 {
+                    o["cache_creation_ratio"] = json!(cache_creation_ratio);
+                }
                 o["group_ratio"] = json!(group_ratio);
                 o["model_price"] = json!(-1);
             }
@@ -111,6 +127,9 @@ impl Trace {
         }
         if self.usage.cached_tokens > 0 {
             o["cache_tokens"] = json!(self.usage.cached_tokens);
+        }
+        if self.usage.cache_creation_tokens > 0 {
+            o["cache_creation_tokens"] = json!(self.usage.cache_creation_tokens);
         }
         if self.local_count {
             o["local_count_tokens"] = json!(true);
@@ -164,17 +183,26 @@ impl Trace {
                 .with_label_values(&["completion"])
                 .inc_by(self.usage.completion_tokens.max(0) as u64);
         }
-        let other = self.other();
-        let (user_id, username, token_id, token_name, group) = match &self.caller {
-            Some(c) => (
-                c.user.id,
-                c.user.username.clone(),
-                c.token.id,
-                c.token.name.clone(),
-                c.group.clone(),
-            ),
-            None => (0, String::new(), 0, String::new(), String::new()),
+        // Requests that never authenticated, and free calls (model lists, token counting),
+        // leave no row: anyone could grow the log table with them. They are counted instead.
+        let Some(c) = &self.caller else {
+            m.unrecorded
+                .with_label_values(&[self.error_code.unwrap_or("unauthenticated")])
+                .inc();
+            return;
         };
+        if FREE_ENDPOINTS.contains(&self.endpoint) && self.quota == 0 {
+            m.unrecorded.with_label_values(&[self.endpoint]).inc();
+            return;
+        }
+        let other = self.other();
+        let (user_id, username, token_id, token_name, group) = (
+            c.user.id,
+            c.user.username.clone(),
+            c.token.id,
+            c.token.name.clone(),
+            c.group.clone(),
+        );
         let failed = self.error.is_some() && self.quota == 0;
         state.sink.record(UsageRecord {
             request_id: self.request_id,
@@ -200,6 +228,7 @@ impl Trace {
             content: self.error.unwrap_or_default(),
             status: self.status,
             other,
+            ip: self.client_ip.map(|ip| ip.to_string()).unwrap_or_default(),
         });
     }
 }

@@ -1,6 +1,8 @@
 //! Relaying an SSE answer: hold bytes until the first complete event (so a bad start can
 //! still fail over), then forward chunk by chunk; a mid-stream failure ends the stream with
-//! an error event; a client that leaves stops the upstream (its body is dropped).
+//! an error event; a client that leaves stops the upstream (its body is dropped). What is
+//! forwarded comes from a [`StreamFilter`]: the OpenAI passthrough relay, or a transcoder
+//! between dialects.
 
 use std::time::{Duration, Instant};
 
@@ -11,12 +13,80 @@ use hyper::body::Incoming;
 use pingora::proxy::Session;
 
 use super::Trace;
-use super::post::{AttemptError, Outcome, client_left};
+use super::post::{Answer, AttemptError, Outcome, client_left};
 use super::respond;
+use crate::billing::StreamBudget;
 use crate::config::Options;
-use crate::error::{GatewayError, UpstreamError};
-use adapters::openai::ParsedRequest;
+use crate::error::{BillingError, GatewayError, UpstreamError};
+use adapters::convert::Transcoder;
+use adapters::openai::Usage;
 use adapters::stream::{FirstEventFault, StreamRelay, error_event};
+
+/// Turns upstream SSE bytes into what the client gets, and keeps the usage.
+pub trait StreamFilter {
+    /// Feeds upstream bytes; returns what to forward. A bad first event is a fault.
+    fn feed(&mut self, chunk: &[u8]) -> Result<Bytes, FirstEventFault>;
+    /// Complete upstream events seen so far.
+    fn events(&self) -> usize;
+    /// Whether bytes of an unterminated event are held.
+    fn has_pending(&self) -> bool;
+    /// What ends the stream cleanly (a pending event, closing frames).
+    fn flush(&mut self) -> Bytes;
+    /// Usage for billing and whether it was counted locally.
+    fn usage(&self) -> (Usage, bool);
+    /// Output tokens so far, cheaply estimated (for the stream's budget).
+    fn running_output_tokens(&self) -> i64;
+    /// The event ending a stream that failed after bytes were sent.
+    fn error_event(&self, err: &GatewayError, request_id: &str) -> Bytes;
+}
+
+impl StreamFilter for StreamRelay {
+    fn feed(&mut self, chunk: &[u8]) -> Result<Bytes, FirstEventFault> {
+        StreamRelay::feed(self, chunk)
+    }
+    fn events(&self) -> usize {
+        StreamRelay::events(self)
+    }
+    fn has_pending(&self) -> bool {
+        StreamRelay::has_pending(self)
+    }
+    fn flush(&mut self) -> Bytes {
+        StreamRelay::flush(self)
+    }
+    fn usage(&self) -> (Usage, bool) {
+        StreamRelay::usage(self)
+    }
+    fn running_output_tokens(&self) -> i64 {
+        StreamRelay::running_output_tokens(self)
+    }
+    fn error_event(&self, err: &GatewayError, request_id: &str) -> Bytes {
+        error_event(&err.to_openai(request_id))
+    }
+}
+
+impl StreamFilter for Transcoder {
+    fn feed(&mut self, chunk: &[u8]) -> Result<Bytes, FirstEventFault> {
+        Transcoder::feed(self, chunk)
+    }
+    fn events(&self) -> usize {
+        Transcoder::events(self)
+    }
+    fn has_pending(&self) -> bool {
+        Transcoder::has_pending(self)
+    }
+    fn flush(&mut self) -> Bytes {
+        Transcoder::flush(self)
+    }
+    fn usage(&self) -> (Usage, bool) {
+        Transcoder::usage(self)
+    }
+    fn running_output_tokens(&self) -> i64 {
+        Transcoder::running_output_tokens(self)
+    }
+    fn error_event(&self, err: &GatewayError, request_id: &str) -> Bytes {
+        Transcoder::error_event(self, err.status(), &err.client_message(request_id))
+    }
+}
 
 fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
@@ -30,7 +100,7 @@ fn ms(d: Duration) -> u64 {
 /// `Some` when the body ended: cleanly (`None`) or with an error.
 async fn drain_ready(
     body: &mut Incoming,
-    relay: &mut StreamRelay,
+    relay: &mut impl StreamFilter,
     out: &mut BytesMut,
 ) -> Option<Option<UpstreamError>> {
     let mut yielded = false;
@@ -54,20 +124,20 @@ async fn drain_ready(
 }
 
 /// Relays one stream; errors returned here happened before any byte reached the client.
-pub async fn relay_stream(
+pub async fn relay_stream<F: StreamFilter>(
     session: &mut Session,
-    mut body: Incoming,
-    parsed: &ParsedRequest,
+    upstream: Answer,
+    mut relay: F,
+    budget: &mut StreamBudget<'_>,
     trace: &mut Trace,
     opts: &Options,
-    started: Instant,
-    deadline: Instant,
 ) -> Result<Outcome, AttemptError> {
-    let mut relay = StreamRelay::new(
-        &parsed.model,
-        parsed.client_include_usage,
-        parsed.prompt_estimate,
-    );
+    let Answer {
+        mut body,
+        started,
+        deadline,
+        ..
+    } = upstream;
     let mut pending = BytesMut::new();
     // The upstream closed right after its first (unterminated) event.
     let mut ended = false;
@@ -108,7 +178,7 @@ pub async fn relay_stream(
         }
     }
     trace.frt_ms = Some(ms(started.elapsed()));
-    let outcome = |relay: &StreamRelay| {
+    let outcome = |relay: &F| {
         let (usage, local_count) = relay.usage();
         Outcome { usage, local_count }
     };
@@ -116,11 +186,13 @@ pub async fn relay_stream(
         trace.client_gone = true;
         trace.error = Some(format!("client disconnected: {e}"));
     };
-    if let Err(e) = respond::start_stream(session, &trace.request_id).await {
+    if let Err(e) = respond::start_stream(session, trace).await {
         gone(trace, e);
         return Ok(outcome(&relay));
     }
-    if !pending.is_empty()
+    let over_budget = !budget.cover(relay.running_output_tokens());
+    if !over_budget
+        && !pending.is_empty()
         && let Err(e) = session
             .write_response_body(Some(pending.freeze()), false)
             .await
@@ -128,7 +200,9 @@ pub async fn relay_stream(
         gone(trace, e);
         return Ok(outcome(&relay));
     }
-    let failure = if ended {
+    let failure: Option<GatewayError> = if over_budget {
+        Some(BillingError::StreamOverBudget.into())
+    } else if ended {
         None
     } else {
         loop {
@@ -141,9 +215,9 @@ pub async fn relay_stream(
                 }
             };
             let frame = match next {
-                Err(_) => break Some(UpstreamError::Timeout(ms(opts.stream_idle_timeout))),
+                Err(_) => break Some(UpstreamError::Timeout(ms(opts.stream_idle_timeout)).into()),
                 Ok(None) => break None,
-                Ok(Some(Err(e))) => break Some(UpstreamError::Broken(e.to_string())),
+                Ok(Some(Err(e))) => break Some(UpstreamError::Broken(e.to_string()).into()),
                 Ok(Some(Ok(f))) => f,
             };
             let mut out = BytesMut::new();
@@ -151,6 +225,10 @@ pub async fn relay_stream(
                 out.extend_from_slice(&relay.feed(&data).unwrap_or_default());
             }
             let end = drain_ready(&mut body, &mut relay, &mut out).await;
+            // Nothing goes out that the caller cannot pay for.
+            if !budget.cover(relay.running_output_tokens()) {
+                break Some(BillingError::StreamOverBudget.into());
+            }
             if !out.is_empty()
                 && let Err(e) = session.write_response_body(Some(out.freeze()), false).await
             {
@@ -159,13 +237,13 @@ pub async fn relay_stream(
                 return Ok(outcome(&relay));
             }
             if let Some(end) = end {
-                break end;
+                break end.map(GatewayError::from);
             }
         }
     };
     if let Some(err) = failure {
         let (code, message) = (err.code(), err.to_string());
-        let event = error_event(&GatewayError::from(err).to_openai(&trace.request_id));
+        let event = relay.error_event(&err, &trace.request_id);
         trace.error = Some(message);
         trace.error_code = Some(code);
         if let Err(e) = session.write_response_body(Some(event), true).await {

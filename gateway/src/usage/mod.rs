@@ -1,8 +1,11 @@
 //! Usage records: one per request (success or failure) with the log fields of spec 3 §3,
-//! handed to a pluggable sink (the control plane's Report stream with an on-disk spool,
-//! a JSON-lines file, in-memory for tests).
+//! handed to a pluggable sink (the control plane's Report stream through a write-ahead
+//! on-disk spool, a JSON-lines file, in-memory for tests).
 
+pub mod drops;
 pub mod report;
+pub mod spool;
+mod writer;
 
 use std::io::Write;
 use std::path::Path;
@@ -43,6 +46,9 @@ pub struct UsageRecord {
     pub status: u16,
     /// JSON string: ratios, frt, mapped model, channels tried, …
     pub other: String,
+    /// The client's address (empty when unknown).
+    #[serde(default)]
+    pub ip: String,
 }
 
 /// Where usage records go. Must not block for long: it is called on the request path.

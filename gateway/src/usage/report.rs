@@ -1,30 +1,46 @@
-//! The control-plane usage sink: records wait in a bounded queue, go out in batches on the
-//! `usage.v1.UsageService.Report` stream and are dropped only when acknowledged. Batches
-//! that cannot be delivered (control plane away, queue full, shutdown) are appended to an
-//! on-disk spool that is replayed, oldest first, once the control plane answers again.
+//! The control-plane usage sink, write-ahead: every record goes from the request path
+//! through a bounded queue to the spool writer, which appends it to the on-disk spool with
+//! one fsync per group ([`super::writer`], [`super::spool`]). The reporter reads durable
+//! records back in batches, sends them on the `usage.v1.UsageService.Report` stream and
+//! releases them from the spool once acknowledged; a restart resumes from the spool.
+//!
+//! A SIGKILL loses at most the records accepted but not yet synced: those of the group
+//! being committed (records of the last [`COMMIT_EVERY`] plus one fsync), never more than
+//! the queue capacity (`--usage-queue`). Records the gateway cannot keep (queue full, spool
+//! bound, disk errors) are counted in `gateway_usage_records_dropped_total{reason}`; client
+//! requests never wait for the disk or the control plane.
 
-use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
-use prometheus::IntGauge;
+use prometheus::{IntCounterVec, IntGauge};
 use proto::usage::v1 as pb;
 use proto::usage::v1::usage_service_client::UsageServiceClient;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::time::Instant;
 use tonic::codegen::InterceptedService;
 use tonic::transport::Channel;
 
+use super::drops::{DropReason, Drops};
+use super::spool::Batch;
+pub use super::spool::{Spool, SpoolError};
+pub use super::writer::COMMIT_EVERY;
+use super::writer::{self, Queue, WriterHandle};
 use super::{UsageRecord, UsageSink};
 use crate::billing::Carry;
 use crate::config::watch::{Auth, Backoff};
 
 /// Most records in one batch.
 const BATCH: usize = 500;
+/// About the most bytes of spooled lines in one batch (the control plane's message limit
+/// is 4 MiB).
+const BATCH_BYTES: u64 = 1 << 20;
 /// How long a partial batch waits for more records.
 const LINGER: Duration = Duration::from_millis(200);
-/// How long an ack may take before the batch is spooled and the stream reopened.
+/// How long an ack may take before the stream is reopened and the batch sent again.
 const ACK_TIMEOUT: Duration = Duration::from_secs(10);
+/// After the deadline of `flush_and_stop`, how long the reporter gets to notice it.
+const STOP_GRACE: Duration = Duration::from_secs(1);
 
 /// Problems delivering usage.
 #[derive(Debug, thiserror::Error)]
@@ -33,129 +49,10 @@ pub enum ReportError {
     Rpc(#[from] tonic::Status),
     #[error("no ack for batch {0}")]
     NoAck(u64),
-    #[error("spool {path}: {source}")]
-    Spool {
-        path: String,
-        source: std::io::Error,
-    },
-}
-
-/// The append-only spool file of undelivered records (one JSON record a line).
-pub struct Spool {
-    path: PathBuf,
-    lock: Mutex<()>,
-    /// Set to the depth after every change, once metrics are attached.
-    gauge: OnceLock<IntGauge>,
-}
-
-impl Spool {
-    /// A spool in `dir` (created when missing).
-    pub fn open(dir: &Path) -> Result<Spool, ReportError> {
-        std::fs::create_dir_all(dir).map_err(|source| ReportError::Spool {
-            path: dir.display().to_string(),
-            source,
-        })?;
-        Ok(Spool {
-            path: dir.join("usage-spool.jsonl"),
-            lock: Mutex::new(()),
-            gauge: OnceLock::new(),
-        })
-    }
-
-    fn err(&self, source: std::io::Error) -> ReportError {
-        ReportError::Spool {
-            path: self.path.display().to_string(),
-            source,
-        }
-    }
-
-    fn guard(&self) -> std::sync::MutexGuard<'_, ()> {
-        match self.lock.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        }
-    }
-
-    /// Appends records and syncs them to disk.
-    pub fn append(&self, records: &[UsageRecord]) -> Result<(), ReportError> {
-        if records.is_empty() {
-            return Ok(());
-        }
-        let _g = self.guard();
-        let mut buf = Vec::new();
-        for r in records {
-            if let Ok(line) = serde_json::to_vec(r) {
-                buf.extend_from_slice(&line);
-                buf.push(b'\n');
-            }
-        }
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.path)
-            .map_err(|e| self.err(e))?;
-        f.write_all(&buf).map_err(|e| self.err(e))?;
-        f.sync_data().map_err(|e| self.err(e))?;
-        drop(_g);
-        self.refresh();
-        Ok(())
-    }
-
-    /// Publishes the current depth to the attached gauge.
-    fn refresh(&self) {
-        if let Some(g) = self.gauge.get() {
-            g.set(i64::try_from(self.depth()).unwrap_or(i64::MAX));
-        }
-    }
-
-    /// Takes every spooled record out (the file is renamed aside first, so records appended
-    /// meanwhile stay for the next round). Returns the records and the taken file to delete
-    /// once they are acknowledged.
-    pub fn take(&self) -> Result<Option<(Vec<UsageRecord>, PathBuf)>, ReportError> {
-        let _g = self.guard();
-        let taken = self.path.with_extension("replaying");
-        if !taken.exists() {
-            if !self.path.exists() {
-                return Ok(None);
-            }
-            std::fs::rename(&self.path, &taken).map_err(|e| self.err(e))?;
-        }
-        let file = std::fs::File::open(&taken).map_err(|e| self.err(e))?;
-        let mut records = Vec::new();
-        for line in std::io::BufReader::new(file).lines() {
-            let line = line.map_err(|e| self.err(e))?;
-            match serde_json::from_str::<UsageRecord>(&line) {
-                Ok(r) => records.push(r),
-                // A torn last line (crash mid-write) is skipped.
-                Err(err) => tracing::warn!(error = %err, "unreadable spool line skipped"),
-            }
-        }
-        Ok(Some((records, taken)))
-    }
-
-    /// Every spooled record (both files), left in place.
-    pub fn peek(&self) -> Vec<UsageRecord> {
-        let _g = self.guard();
-        [self.path.with_extension("replaying"), self.path.clone()]
-            .iter()
-            .filter_map(|p| std::fs::read_to_string(p).ok())
-            .flat_map(|text| {
-                text.lines()
-                    .filter_map(|l| serde_json::from_str::<UsageRecord>(l).ok())
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    }
-
-    /// Number of records waiting on disk (both files).
-    pub fn depth(&self) -> usize {
-        let _g = self.guard();
-        [self.path.clone(), self.path.with_extension("replaying")]
-            .iter()
-            .filter_map(|p| std::fs::read(p).ok())
-            .map(|b| b.iter().filter(|c| **c == b'\n').count())
-            .sum()
-    }
+    #[error(transparent)]
+    Spool(#[from] SpoolError),
+    #[error("spool task: {0}")]
+    Task(#[from] tokio::task::JoinError),
 }
 
 fn to_wire(r: UsageRecord) -> pb::UsageRecord {
@@ -177,17 +74,33 @@ fn to_wire(r: UsageRecord) -> pb::UsageRecord {
         quota: r.quota,
         content: r.content,
         other: r.other,
-        ip: String::new(),
+        ip: r.ip,
     }
 }
 
 type Client = UsageServiceClient<InterceptedService<Channel, Auth>>;
 
-/// The sink handed to the relay: a non-blocking push into the bounded queue.
+/// The sink handed to the relay: a non-blocking push into the bounded queue of the spool
+/// writer (no file I/O, no lock held across I/O).
 pub struct ReportSink {
-    queue: mpsc::Sender<UsageRecord>,
-    spool: Arc<Spool>,
+    queue: Queue,
     carry: Arc<Carry>,
+}
+
+impl ReportSink {
+    /// Charges `record` to the carry and queues it for the spool; `Err` (counted) when it
+    /// had to be dropped because the queue is full or the writer stopped.
+    pub fn offer(&self, record: UsageRecord) -> Result<(), DropReason> {
+        let r = &record;
+        self.carry
+            .charged(&r.request_id, r.user_id, r.token_id, r.quota);
+        self.queue.push(record)
+    }
+
+    /// Records accepted and not yet durable.
+    pub fn unsynced(&self) -> usize {
+        self.queue.pending()
+    }
 }
 
 impl UsageSink for ReportSink {
@@ -196,52 +109,59 @@ impl UsageSink for ReportSink {
     }
 
     fn record(&self, record: UsageRecord) {
-        let r = &record;
-        self.carry
-            .charged(&r.request_id, r.user_id, r.token_id, r.quota);
-        match self.queue.try_send(record) {
-            Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(r) | mpsc::error::TrySendError::Closed(r)) => {
-                let id = r.request_id.clone();
-                if let Err(err) = self.spool.append(&[r]) {
-                    tracing::error!(request_id = id, error = %err, "usage record lost");
-                }
-            }
-        }
+        let _ = self.offer(record);
     }
 }
 
-/// Stops the reporter: flushes the queue (to the control plane, or to the spool).
+/// Stops the reporter: the queue goes to the spool, then the spool to the control plane.
 pub struct ReportHandle {
-    stop: Option<oneshot::Sender<Duration>>,
+    writer: WriterHandle,
+    stop: Option<oneshot::Sender<Instant>>,
     done: Option<oneshot::Receiver<()>>,
     spool: Arc<Spool>,
 }
 
 impl ReportHandle {
-    /// Delivers what is queued within `timeout`, spools the rest, and waits for that.
+    /// Writes what is queued to the spool, then delivers what the spool holds within
+    /// `timeout`; the rest stays on disk for the next start.
     pub async fn flush_and_stop(mut self, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        self.writer.stop(deadline).await;
         if let Some(stop) = self.stop.take() {
-            let _ = stop.send(timeout);
+            let _ = stop.send(deadline);
         }
-        if let Some(done) = self.done.take() {
-            let _ = done.await;
+        if let Some(done) = self.done.take()
+            && tokio::time::timeout_at(deadline + STOP_GRACE, done)
+                .await
+                .is_err()
+        {
+            tracing::warn!("usage reporter still busy at the deadline; the spool keeps the rest");
         }
     }
 
-    /// Records waiting in the spool.
+    /// Records waiting in the spool (durable, not yet acknowledged).
     pub fn spool_depth(&self) -> usize {
         self.spool.depth()
     }
 
+    /// Records dropped so far, by reason.
+    pub fn drops(&self) -> &Arc<Drops> {
+        self.spool.drops()
+    }
+
     /// Keeps `gauge` set to the spool depth from now on.
     pub fn attach_spool_gauge(&self, gauge: IntGauge) {
-        let _ = self.spool.gauge.set(gauge);
-        self.spool.refresh();
+        self.spool.attach_gauge(gauge);
+    }
+
+    /// Counts dropped records in `counter` (label `reason`) from now on, and those so far.
+    pub fn attach_drop_counter(&self, counter: IntCounterVec) {
+        self.spool.drops().attach(counter);
     }
 }
 
-/// Starts the reporter on the current runtime.
+/// Starts the spool writer and the reporter (on the current runtime). At most `capacity`
+/// records wait in memory for the disk.
 pub fn start(
     channel: Channel,
     auth: Auth,
@@ -249,35 +169,36 @@ pub fn start(
     spool: Spool,
     capacity: usize,
 ) -> (ReportSink, ReportHandle) {
-    let (queue, rx) = mpsc::channel(capacity.max(1));
     let spool = Arc::new(spool);
     // Records spooled by an earlier run are spent until the control plane reflects them.
     let carry = Arc::new(Carry::default());
-    for r in spool.peek() {
+    let charged = spool.for_each_pending(|r| {
         carry.charged(&r.request_id, r.user_id, r.token_id, r.quota);
+    });
+    if let Err(err) = charged {
+        tracing::error!(error = %err, "cannot read the usage spool at start");
     }
+    let wake = Arc::new(Notify::new());
+    let (queue, writer) = writer::spawn(spool.clone(), capacity, wake.clone());
     let (stop_tx, stop_rx) = oneshot::channel();
     let (done_tx, done_rx) = oneshot::channel();
-    let client = UsageServiceClient::with_interceptor(channel, auth);
     let reporter = Reporter {
-        client,
+        client: UsageServiceClient::with_interceptor(channel, auth),
         gateway_id,
         spool: spool.clone(),
         carry: carry.clone(),
+        wake,
         next_batch: 1,
         stream: None,
     };
     tokio::spawn(async move {
-        reporter.run(rx, stop_rx).await;
+        reporter.run(stop_rx).await;
         let _ = done_tx.send(());
     });
     (
-        ReportSink {
-            queue,
-            spool: spool.clone(),
-            carry,
-        },
+        ReportSink { queue, carry },
         ReportHandle {
+            writer,
             stop: Some(stop_tx),
             done: Some(done_rx),
             spool,
@@ -296,66 +217,47 @@ struct Reporter {
     gateway_id: String,
     spool: Arc<Spool>,
     carry: Arc<Carry>,
+    /// Notified by the spool writer after every group.
+    wake: Arc<Notify>,
     next_batch: u64,
     stream: Option<Open>,
 }
 
 impl Reporter {
-    async fn run(
-        mut self,
-        mut rx: mpsc::Receiver<UsageRecord>,
-        mut stop: oneshot::Receiver<Duration>,
-    ) {
+    async fn run(mut self, mut stop: oneshot::Receiver<Instant>) {
         let mut backoff = Backoff::new();
         let mut healthy = true;
-        // The spool left by an earlier run is replayed right after start.
-        let mut first = true;
         loop {
-            // Gather a batch: wait for the first record, then linger for more.
-            let mut batch = Vec::new();
-            let wait = if std::mem::take(&mut first) {
-                Duration::ZERO
-            } else if healthy {
-                LINGER * 25
-            } else {
-                backoff.next_wait()
-            };
-            tokio::select! {
-                r = rx.recv() => match r {
-                    Some(r) => batch.push(r),
-                    None => return,
-                },
-                t = &mut stop => {
-                    self.shutdown(rx, t.unwrap_or(Duration::ZERO)).await;
-                    return;
-                }
-                _ = tokio::time::sleep(wait) => {}
-            }
-            if !batch.is_empty() {
-                let deadline = tokio::time::Instant::now() + LINGER;
-                while batch.len() < BATCH {
-                    match tokio::time::timeout_at(deadline, rx.recv()).await {
-                        Ok(Some(r)) => batch.push(r),
-                        _ => break,
+            // The spool left by an earlier run goes first, right after start.
+            let outcome = match self.read().await {
+                Ok(Some(batch)) => tokio::select! {
+                    r = self.deliver(batch) => r,
+                    d = &mut stop => {
+                        // The batch in flight stays in the spool: sent again on a new stream.
+                        self.stream = None;
+                        return self.shutdown(d.ok()).await;
                     }
+                },
+                Ok(None) => {
+                    tokio::select! {
+                        () = self.wake.notified() => {}
+                        d = &mut stop => return self.shutdown(d.ok()).await,
+                    }
+                    // A partial batch lingers for more records.
+                    let deadline = Instant::now() + LINGER;
+                    while healthy && self.spool.depth() < BATCH {
+                        tokio::select! {
+                            () = self.wake.notified() => {}
+                            () = tokio::time::sleep_until(deadline) => break,
+                            d = &mut stop => return self.shutdown(d.ok()).await,
+                        }
+                    }
+                    continue;
                 }
-            }
-            // Spooled records go first once the control plane answers.
-            if let Err(err) = self.replay_spool().await {
-                if healthy {
-                    tracing::warn!(error = %err, "usage reporting paused; spooling to disk");
-                }
-                healthy = false;
-                self.spool_or_log(&batch);
-                continue;
-            }
-            if batch.is_empty() {
-                healthy = true;
-                backoff.reset();
-                continue;
-            }
-            match self.send(&batch).await {
-                Ok(()) => {
+                Err(err) => Err(err),
+            };
+            match outcome {
+                Ok(_) => {
                     if !healthy {
                         tracing::info!("usage reporting resumed");
                     }
@@ -364,38 +266,34 @@ impl Reporter {
                 }
                 Err(err) => {
                     if healthy {
-                        tracing::warn!(error = %err, "usage reporting paused; spooling to disk");
+                        tracing::warn!(error = %err, "usage reporting paused; records stay in the spool");
                     }
                     healthy = false;
-                    self.spool_or_log(&batch);
+                    tokio::select! {
+                        () = tokio::time::sleep(backoff.next_wait()) => {}
+                        d = &mut stop => return self.shutdown(d.ok()).await,
+                    }
                 }
             }
         }
     }
 
-    fn spool_or_log(&self, batch: &[UsageRecord]) {
-        if let Err(err) = self.spool.append(batch) {
-            tracing::error!(error = %err, records = batch.len(), "usage records lost");
-        }
+    /// The oldest durable records not yet acknowledged.
+    async fn read(&self) -> Result<Option<Batch>, ReportError> {
+        let spool = self.spool.clone();
+        Ok(tokio::task::spawn_blocking(move || spool.read_batch(BATCH, BATCH_BYTES)).await??)
     }
 
-    /// Sends spooled records, oldest first; the spool file goes once all are acknowledged.
-    async fn replay_spool(&mut self) -> Result<(), ReportError> {
-        let Some((records, taken)) = self.spool.take()? else {
-            return Ok(());
-        };
-        for chunk in records.chunks(BATCH) {
-            self.send(chunk).await?;
+    /// Sends `batch` and, once acknowledged, releases it from the spool; returns the
+    /// records delivered.
+    async fn deliver(&mut self, batch: Batch) -> Result<usize, ReportError> {
+        let n = batch.records.len();
+        if n > 0 {
+            self.send(&batch.records).await?;
         }
-        std::fs::remove_file(&taken).map_err(|source| ReportError::Spool {
-            path: taken.display().to_string(),
-            source,
-        })?;
-        self.spool.refresh();
-        if !records.is_empty() {
-            tracing::info!(records = records.len(), "spooled usage delivered");
-        }
-        Ok(())
+        let spool = self.spool.clone();
+        tokio::task::spawn_blocking(move || spool.ack(&batch)).await?;
+        Ok(n)
     }
 
     /// Sends one batch and waits for its ack (reopening the stream when needed).
@@ -451,56 +349,31 @@ impl Reporter {
         }
     }
 
-    /// Delivers the queue within `timeout`; whatever is left goes to the spool.
-    async fn shutdown(mut self, mut rx: mpsc::Receiver<UsageRecord>, timeout: Duration) {
-        rx.close();
-        let mut rest = Vec::new();
-        while let Some(r) = rx.recv().await {
-            rest.push(r);
-        }
-        let deadline = tokio::time::Instant::now() + timeout;
-        let mut sent = 0;
-        for chunk in rest.chunks(BATCH) {
-            match tokio::time::timeout_at(deadline, self.send(chunk)).await {
-                Ok(Ok(())) => sent += chunk.len(),
-                _ => break,
+    /// Delivers what the spool holds until `deadline`, it is empty or the control plane
+    /// fails; the rest stays on disk.
+    async fn shutdown(mut self, deadline: Option<Instant>) {
+        let deadline = deadline.unwrap_or_else(Instant::now);
+        let mut delivered = 0;
+        loop {
+            let step = async {
+                match self.read().await? {
+                    Some(batch) => self.deliver(batch).await.map(Some),
+                    None => Ok(None),
+                }
+            };
+            match tokio::time::timeout_at(deadline, step).await {
+                Ok(Ok(Some(n))) => delivered += n,
+                Ok(Ok(None)) | Err(_) => break,
+                Ok(Err(err)) => {
+                    tracing::warn!(error = %err, "usage delivery stopped");
+                    break;
+                }
             }
         }
-        self.spool_or_log(&rest[sent..]);
         tracing::info!(
-            delivered = sent,
-            spooled = rest.len() - sent,
-            "usage queue flushed"
+            delivered,
+            spooled = self.spool.depth(),
+            "usage reporter stopped"
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-
-    #[test]
-    fn spool_keeps_records_until_taken_and_new_ones_after() {
-        let dir = tempfile::tempdir().unwrap();
-        let spool = Spool::open(dir.path()).unwrap();
-        assert!(spool.take().unwrap().is_none());
-        let rec = |id: &str| UsageRecord {
-            request_id: id.into(),
-            quota: 3,
-            ..Default::default()
-        };
-        spool.append(&[rec("a"), rec("b")]).unwrap();
-        assert_eq!(spool.depth(), 2);
-        let (records, taken) = spool.take().unwrap().unwrap();
-        assert_eq!(records.len(), 2);
-        spool.append(&[rec("c")]).unwrap();
-        // Until the taken file is removed (acked), taking again re-reads it.
-        let (again, _) = spool.take().unwrap().unwrap();
-        assert_eq!(again[1].request_id, "b");
-        std::fs::remove_file(taken).unwrap();
-        let (next, _) = spool.take().unwrap().unwrap();
-        assert_eq!(next.len(), 1);
-        assert_eq!(next[0].request_id, "c");
     }
 }

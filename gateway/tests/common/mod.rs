@@ -54,17 +54,36 @@ impl Gw {
         Gw::start_with_sink(snapshot, sink, memory).await
     }
 
+    /// Like [`Gw::start`], believing `X-Forwarded-For` from `trusted` proxies.
+    pub async fn start_trusting(snapshot: Value, trusted: &str) -> Gw {
+        let sink = Arc::new(MemorySink::default());
+        let proxies = gateway::edge::TrustedProxies::parse(trusted).expect("trusted proxies");
+        Gw::start_with(snapshot, sink.clone(), sink, proxies).await
+    }
+
     async fn start_with_sink(
         snapshot: Value,
         sink: Arc<dyn gateway::usage::UsageSink>,
         memory: Arc<MemorySink>,
+    ) -> Gw {
+        Gw::start_with(snapshot, sink, memory, Default::default()).await
+    }
+
+    async fn start_with(
+        snapshot: Value,
+        sink: Arc<dyn gateway::usage::UsageSink>,
+        memory: Arc<MemorySink>,
+        trusted_proxies: gateway::edge::TrustedProxies,
     ) -> Gw {
         let raw = serde_json::from_value(snapshot).expect("snapshot JSON");
         let state = build_state(&raw, sink).expect("valid snapshot");
         let sink = memory;
         let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
         let admin: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-        let opts = ServeOptions::new(addr.to_string(), Some(admin.to_string()));
+        let opts = ServeOptions {
+            trusted_proxies,
+            ..ServeOptions::new(addr.to_string(), Some(admin.to_string()))
+        };
         let running = tokio::task::spawn_blocking(move || RunningGateway::spawn(state, &opts))
             .await
             .unwrap();

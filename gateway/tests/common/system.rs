@@ -459,10 +459,15 @@ impl System {
         .await;
         let user_session = cp.login("client", "client-pass-1").await;
         let user_id = user_session.1;
+        // Quota is set against the value it was read with (no stale write-back).
+        let before = cp
+            .ok("GET", &format!("/api/user/{user_id}"), Value::Null)
+            .await["quota"]
+            .clone();
         cp.ok(
             "PUT",
             "/api/user/",
-            json!({"id": user_id, "quota": INITIAL_QUOTA}),
+            json!({"id": user_id, "quota": INITIAL_QUOTA, "quota_before": before}),
         )
         .await;
         let fast = cp

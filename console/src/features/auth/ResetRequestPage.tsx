@@ -38,7 +38,7 @@ export function ResetRequestPage() {
           <Input type="email" data-testid="reset-email" />
         </Form.Item>
         <Turnstile enabled={Boolean(status.turnstile_check)} siteKey={status.turnstile_site_key} onToken={setTurnstile} />
-        <Button type="primary" htmlType="submit" block loading={isLoading} disabled={cooldown > 0}>
+        <Button type="primary" htmlType="submit" block loading={isLoading && cooldown === 0} disabled={cooldown > 0}>
           {cooldown > 0 ? intl.formatMessage(m.retry, { n: cooldown }) : intl.formatMessage(m.submit)}
         </Button>
       </Form>

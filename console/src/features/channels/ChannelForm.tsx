@@ -1,7 +1,8 @@
 /**
  * The create/edit form of a channel: type switch (refills default models), per-type fields,
  * key with the multi-key view, models, groups, advanced JSON fields; the submit checks of
- * spec 2 §5.4 (incl. the /v1 base URL confirm) before saving.
+ * spec 2 §5.4 (incl. the /v1 base URL confirm) before saving. An edit that changes where the
+ * stored key goes (base URL, header override, proxy) needs the key again.
  */
 import { Button, Collapse, Divider, Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
 import { useMemo, useState } from 'react';
@@ -34,6 +35,7 @@ import {
   channelBody,
   commaList,
   isMultiKeyInput,
+  keyDestinationChanged,
   validateChannelSubmit,
   type ChannelFormValues,
 } from './rules';
@@ -75,6 +77,10 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: ()
   const type: number = Form.useWatch('type', form) ?? initial.type;
   const keyText: string = Form.useWatch('key', form) ?? '';
   const models: string[] = Form.useWatch('models', form) ?? initial.models;
+  const baseUrl: string = Form.useWatch('base_url', form) ?? initial.base_url;
+  const headerOverride: string = Form.useWatch('header_override', form) ?? initial.header_override;
+  const setting: string = Form.useWatch('setting', form) ?? initial.setting;
+  const reenterKey = isEdit && keyDestinationChanged(initial, { base_url: baseUrl, header_override: headerOverride, setting });
   const [multi, setMulti] = useState<MultiKeyState>({
     viewDisabled: false,
     createMode: CREATE_MODE.batch,
@@ -127,7 +133,7 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: ()
 
   const submit = async () => {
     const v = { ...initial, ...form.getFieldsValue(true) } as ChannelFormValues;
-    if (reportProblem(intl, validateChannelSubmit(v, isEdit))) return;
+    if (reportProblem(intl, validateChannelSubmit(v, isEdit, initial))) return;
     try {
       await form.validateFields();
     } catch {
@@ -168,6 +174,7 @@ export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: ()
         keyText={keyText}
         isEdit={isEdit}
         keyCount={channel?.key_count ?? 0}
+        reenter={reenterKey}
         state={multi}
         onState={setMulti}
       />

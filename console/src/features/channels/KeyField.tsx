@@ -1,7 +1,8 @@
 /**
  * The key field with its multi-key view (spec 2 §4.2): commas or newlines switch the view on
  * (never for Vertex, whose key is one JSON document, nor once the user switched it off). The
- * view counts the keys and asks how to save them.
+ * view counts the keys and asks how to save them. On edits that send the key somewhere new
+ * (base URL, header override or proxy changed) the field is required and says so.
  */
 import { Alert, Flex, Form, Input, Radio, Switch, Typography } from 'antd';
 import { useIntl } from 'react-intl';
@@ -21,6 +22,7 @@ export function KeyField({
   keyText,
   isEdit,
   keyCount,
+  reenter = false,
   state,
   onState,
 }: {
@@ -28,6 +30,8 @@ export function KeyField({
   keyText: string;
   isEdit: boolean;
   keyCount: number;
+  /** The edit sends the key somewhere new (base URL, header override or proxy): the key is required. */
+  reenter?: boolean;
   state: MultiKeyState;
   onState: (s: MultiKeyState) => void;
 }) {
@@ -38,11 +42,14 @@ export function KeyField({
   const storedMulti = isEdit && keyCount > 1 && keyText.trim() === '';
   const multi = typed || storedMulti;
   const keys = storedMulti ? [] : splitKeys(keyText, type);
-  const placeholder = isEdit
-    ? intl.formatMessage(m.keyKeep, { count: keyCount })
-    : spec.keyFormat
-      ? intl.formatMessage(keyFormats[spec.keyFormat])
-      : intl.formatMessage(m.keyPlaceholder);
+  const missing = reenter && keyText.trim() === '';
+  const placeholder = reenter
+    ? intl.formatMessage(m.keyReenter)
+    : isEdit
+      ? intl.formatMessage(m.keyKeep, { count: keyCount })
+      : spec.keyFormat
+        ? intl.formatMessage(keyFormats[spec.keyFormat])
+        : intl.formatMessage(m.keyPlaceholder);
   const canSplit = type !== CHANNEL_TYPE.vertexAi;
   return (
     <>
@@ -64,6 +71,9 @@ export function KeyField({
           </Flex>
         }
         name="key"
+        required={reenter}
+        validateStatus={missing ? 'warning' : undefined}
+        help={missing ? <span data-testid="channel-key-reenter">{intl.formatMessage(m.keyReenter)}</span> : undefined}
         extra={isEdit && spec.keyFormat ? intl.formatMessage(keyFormats[spec.keyFormat]) : undefined}
       >
         <Input.TextArea

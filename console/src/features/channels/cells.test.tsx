@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/renderWithProviders';
-import { AutoDisableTip, ResponseTimeCell, StatusCell } from './cells';
+import { AutoDisableTip, ResponseTimeCell, StatusCell, TypeCell } from './cells';
 import { CHANNEL_STATUS } from './constants';
 import type { Channel } from './types';
 
@@ -38,5 +39,37 @@ describe('channel cells (spec 2 §4.1)', () => {
     expect(screen.getByTestId('channel-latency-1')).toHaveAttribute('data-color', 'default');
     expect(screen.getByTestId('channel-latency-2')).toHaveTextContent('2.50 s');
     expect(screen.getByTestId('channel-latency-2')).toHaveAttribute('data-color', 'lime');
+  });
+
+  it('a channel of a type this gateway cannot relay carries a warning tag whose tooltip says it gets no requests', async () => {
+    renderWithProviders(
+      <>
+        <TypeCell channel={channel({ id: 1, type: 1, served: true })} />
+        <TypeCell channel={channel({ id: 2, type: 33, served: false })} />
+      </>,
+    );
+    expect(screen.queryByTestId('channel-not-served-1')).not.toBeInTheDocument();
+    const tag = screen.getByTestId('channel-not-served-2');
+    expect(tag).toHaveTextContent('Not served by this gateway version');
+    // antd's tooltip measures itself; jsdom has no ResizeObserver.
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    try {
+      await userEvent.hover(tag);
+      expect(await screen.findByText(/requests are never routed to this channel/)).toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('the not-served tag reads in Chinese under zh-CN', () => {
+    renderWithProviders(<TypeCell channel={channel({ id: 3, type: 33, served: false })} />, undefined, 'zh-CN');
+    expect(screen.getByTestId('channel-not-served-3')).toHaveTextContent('当前网关版本不支持此渠道类型');
   });
 });

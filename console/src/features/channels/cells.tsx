@@ -20,10 +20,22 @@ const LIST_PREVIEW = 3;
 
 export const formatTime = (epochSeconds: number) => dayjs.unix(epochSeconds).format(TIME_FORMAT);
 
-export function TypeCell({ type }: { type: number }) {
+/** The type of a channel, with a warning when this gateway version cannot relay it. */
+export function TypeCell({ channel }: { channel: Pick<Channel, 'id' | 'type' | 'served'> }) {
   const intl = useIntl();
-  const key = channelTypeKey(type);
-  return <Tag color={typeColor(key)}>{key ? intl.formatMessage(typeNames[key]) : String(type)}</Tag>;
+  const key = channelTypeKey(channel.type);
+  const type = <Tag color={typeColor(key)}>{key ? intl.formatMessage(typeNames[key]) : String(channel.type)}</Tag>;
+  if (channel.served !== false) return type;
+  return (
+    <Space size={4} wrap>
+      {type}
+      <Tooltip title={intl.formatMessage(m.notServedHint)}>
+        <Tag color="orange" data-testid={`channel-not-served-${channel.id}`}>
+          {intl.formatMessage(m.notServed)}
+        </Tag>
+      </Tooltip>
+    </Space>
+  );
 }
 
 /** Why and when a channel was disabled automatically (from other_info). */

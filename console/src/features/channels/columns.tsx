@@ -136,7 +136,7 @@ export function channelColumns(
     {
       key: 'type',
       title: intl.formatMessage(m.type),
-      render: (_, r) => (r.kind === 'channel' ? <TypeCell type={r.channel.type} /> : null),
+      render: (_, r) => (r.kind === 'channel' ? <TypeCell channel={r.channel} /> : null),
     },
     {
       key: 'status',

@@ -72,6 +72,17 @@ export const cells = defineMessages({
   saved: { id: 'channels.cells.saved', defaultMessage: 'Saved', description: 'Inline edit saved' },
   tagChannels: { id: 'channels.cells.tagChannels', defaultMessage: '{count} channels', description: 'Members of a tag row' },
   more: { id: 'channels.cells.more', defaultMessage: '+{count}', description: 'More models than shown' },
+  notServed: {
+    id: 'channels.cells.notServed',
+    defaultMessage: 'Not served by this gateway version',
+    description: 'Warning tag beside the type of a channel the gateway has no adapter for',
+  },
+  notServedHint: {
+    id: 'channels.cells.notServedHint',
+    defaultMessage:
+      'This gateway version cannot relay this channel type: requests are never routed to this channel, whatever its status.',
+    description: 'Tooltip of the not-served tag',
+  },
 });
 
 export const actions = defineMessages({
@@ -246,6 +257,11 @@ export const rules = defineMessages({
       'The gateway appends the request path (such as /v1/chat/completions) itself, so a base URL ending in /v1 usually leads to /v1/v1. Save anyway?',
     description: 'Confirm text',
   },
+  keyRequiredForDestination: {
+    id: 'channels.rules.keyRequiredForDestination',
+    defaultMessage: "The base URL, header override or proxy changed: enter the channel's key again to save",
+    description: 'Edit that redirects the stored key without the key',
+  },
   keyRequiredForFetch: {
     id: 'channels.rules.keyRequiredForFetch',
     defaultMessage: 'Enter a key first: a new channel needs one to fetch its models',
@@ -347,6 +363,11 @@ export const form = defineMessages({
     id: 'channels.form.keyKeep',
     defaultMessage: 'Leave blank to keep the stored keys ({count})',
     description: 'Edit: blank keeps the keys',
+  },
+  keyReenter: {
+    id: 'channels.form.keyReenter',
+    defaultMessage: 'The base URL, header override or proxy changed: enter the key again',
+    description: 'Edit: the key field is required once the key would go somewhere new',
   },
   organization: { id: 'channels.form.organization', defaultMessage: 'Organization', description: 'Field (type 1)' },
   organizationPlaceholder: {

@@ -10,6 +10,7 @@ import {
   fetchedModelList,
   isMultiKeyInput,
   isValidRegion,
+  keyDestinationChanged,
   normalizeBaseUrl,
   parsePriority,
   parseWeight,
@@ -94,6 +95,51 @@ describe('channel submit (spec 2 §5.4)', () => {
     expect(channelBody(form({ type: CHANNEL_TYPE.xunfei, other: '' })).other).toBe(XUNFEI_DEFAULT_VERSION);
     expect(channelBody(form({ type: CHANNEL_TYPE.xunfei, other: 'v3.5' })).other).toBe('v3.5');
     expect(channelBody(form({ other: '' })).other).toBe('');
+  });
+});
+
+describe('a stored key sent somewhere new needs the key again', () => {
+  const stored = {
+    base_url: 'https://api.example.com',
+    header_override: '{"X-Team": "a"}',
+    setting: '{"proxy": "socks5://proxy.example:1080", "force_format": true}',
+  };
+
+  it('sees a changed base URL, header override or proxy', () => {
+    expect(keyDestinationChanged(stored, { ...stored, base_url: 'https://collector.example' })).toBe(true);
+    expect(keyDestinationChanged(stored, { ...stored, base_url: '' })).toBe(true);
+    expect(keyDestinationChanged(stored, { ...stored, header_override: '{"X-Team": "b"}' })).toBe(true);
+    expect(keyDestinationChanged(stored, { ...stored, header_override: '' })).toBe(true);
+    expect(keyDestinationChanged(stored, { ...stored, setting: '{"proxy": "http://collector.example"}' })).toBe(true);
+    expect(keyDestinationChanged(stored, { ...stored, setting: '' })).toBe(true);
+  });
+
+  it('ignores formatting, a trailing slash and other settings', () => {
+    expect(keyDestinationChanged(stored, stored)).toBe(false);
+    expect(
+      keyDestinationChanged(stored, {
+        base_url: ' https://api.example.com/ ',
+        header_override: '{ "X-Team":"a" }',
+        setting: '{"force_format": false, "proxy": " socks5://proxy.example:1080 "}',
+      }),
+    ).toBe(false);
+    expect(
+      keyDestinationChanged(
+        { base_url: '', header_override: '', setting: '' },
+        { base_url: '', header_override: '{}', setting: '{"force_format": true}' },
+      ),
+    ).toBe(false);
+  });
+
+  it('refuses the edit without a key, accepts it with one or when nothing moved', () => {
+    const moved = form({ ...stored, base_url: 'https://collector.example', key: '' });
+    expect(validateChannelSubmit(moved, true, stored)?.message).toBe(m.keyRequiredForDestination);
+    expect(validateChannelSubmit({ ...moved, key: '  ' }, true, stored)?.message).toBe(m.keyRequiredForDestination);
+    expect(validateChannelSubmit({ ...moved, key: 'sk-again' }, true, stored)).toBeNull();
+    expect(validateChannelSubmit(form({ ...stored, key: '', priority: 9 }), true, stored)).toBeNull();
+    expect(validateChannelSubmit(form({ ...stored, header_override: '', key: '' }), true, stored)?.message).toBe(
+      m.keyRequiredForDestination,
+    );
   });
 });
 

@@ -141,10 +141,65 @@ export interface ChannelFormValues {
   remark: string;
 }
 
-/** The checks of spec 2 §5.4 before a channel is saved. */
-export function validateChannelSubmit(v: ChannelFormValues, isEdit: boolean): Problem | null {
+/** The fields that decide where a channel sends its key. */
+export type KeyDestinationFields = Pick<ChannelFormValues, 'base_url' | 'header_override' | 'setting'>;
+
+/** A JSON text as a canonical string (object keys sorted), so reformatting is no change; empty and `{}` read alike. */
+function canonicalJson(raw: string | null | undefined): string {
+  const text = (raw ?? '').trim();
+  if (text === '') return '';
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v as Record<string, unknown>)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) return '';
+    return JSON.stringify(sorted(value));
+  } catch {
+    return text;
+  }
+}
+
+/** The `proxy` of a channel's extra settings, or ''. */
+function proxyOf(setting: string | null | undefined): string {
+  try {
+    const value: unknown = JSON.parse((setting ?? '').trim() || '{}');
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return '';
+    const proxy = (value as Record<string, unknown>).proxy;
+    if (proxy === undefined || proxy === null) return '';
+    return typeof proxy === 'string' ? proxy.trim() : JSON.stringify(proxy);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Whether an edit sends the stored key somewhere new: another base URL, header override or
+ * proxy. The server then refuses the save without the key (as it does, to the same rules).
+ */
+export function keyDestinationChanged(stored: KeyDestinationFields, edited: KeyDestinationFields): boolean {
+  return (
+    normalizeBaseUrl(stored.base_url) !== normalizeBaseUrl(edited.base_url) ||
+    canonicalJson(stored.header_override) !== canonicalJson(edited.header_override) ||
+    proxyOf(stored.setting) !== proxyOf(edited.setting)
+  );
+}
+
+/**
+ * The checks of spec 2 §5.4 before a channel is saved; on edits, `stored` (the saved channel)
+ * makes a changed base URL, header override or proxy require the key again.
+ */
+export function validateChannelSubmit(v: ChannelFormValues, isEdit: boolean, stored?: KeyDestinationFields): Problem | null {
   if (!isEdit && (blank(v.name) || blank(v.key))) return problem(m.nameKeyRequired);
   if (isEdit && blank(v.name)) return problem(m.nameKeyRequired);
+  if (isEdit && stored && blank(v.key) && keyDestinationChanged(stored, v)) return problem(m.keyRequiredForDestination);
   if (v.models.length === 0) return problem(m.modelsRequired);
   const json: [string, Problem['message']][] = [
     [v.model_mapping, m.modelMappingInvalid],

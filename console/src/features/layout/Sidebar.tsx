@@ -1,6 +1,7 @@
 import {
   ApiOutlined,
   BarChartOutlined,
+  ClusterOutlined,
   FileTextOutlined,
   GiftOutlined,
   KeyOutlined,
@@ -32,6 +33,7 @@ const ICONS: Record<string, ReactNode> = {
   '/midjourney': <PictureOutlined />,
   '/task': <ScheduleOutlined />,
   '/channel': <ApiOutlined />,
+  '/gateway': <ClusterOutlined />,
   '/redemption': <GiftOutlined />,
   '/user': <TeamOutlined />,
   '/setting': <SettingOutlined />,

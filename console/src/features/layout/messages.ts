@@ -35,6 +35,7 @@ export const sidebar = defineMessages({
   drawing: { id: 'layout.sidebar.drawing', defaultMessage: 'Drawing logs', description: 'Sidebar: drawing logs' },
   tasks: { id: 'layout.sidebar.tasks', defaultMessage: 'Task logs', description: 'Sidebar: task logs' },
   channels: { id: 'layout.sidebar.channels', defaultMessage: 'Channels', description: 'Sidebar: channels' },
+  gateways: { id: 'layout.sidebar.gateways', defaultMessage: 'Gateways', description: 'Sidebar: gateways' },
   redemption: { id: 'layout.sidebar.redemption', defaultMessage: 'Redemption codes', description: 'Sidebar: redemption codes' },
   users: { id: 'layout.sidebar.users', defaultMessage: 'User management', description: 'Sidebar: users' },
   settings: { id: 'layout.sidebar.settings', defaultMessage: 'System settings', description: 'Sidebar: settings' },

@@ -14,7 +14,9 @@ describe('sidebar', () => {
   });
   it('shows the admin section to admins only', () => {
     expect(keys(flags)).not.toContain('/user');
-    expect(keys({ ...flags, isAdmin: true })).toEqual(expect.arrayContaining(['/channel', '/redemption', '/user', '/setting']));
+    expect(keys({ ...flags, isAdmin: true })).toEqual(
+      expect.arrayContaining(['/channel', '/gateway', '/redemption', '/user', '/setting']),
+    );
   });
   it('lists chat links from the chats setting', () => {
     expect(parseChats([{ ChatGPT: 'https://x' }, 'bad', { Other: 'y' }])).toEqual([

@@ -58,6 +58,7 @@ export function sidebarSections(f: SidebarFlags): SidebarSection[] {
       label: m.sectionAdmin,
       entries: [
         { key: '/channel', label: m.channels },
+        { key: '/gateway', label: m.gateways },
         { key: '/redemption', label: m.redemption },
         { key: '/user', label: m.users },
         { key: '/setting', label: m.settings },

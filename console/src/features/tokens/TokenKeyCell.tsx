@@ -1,28 +1,59 @@
-/** A token key in the table: masked by default, with show/hide and copy buttons. */
+/**
+ * A token key in the table: the masked key the list carries, with show/hide and copy buttons
+ * that read the whole key from the server when pressed (it is never in the list).
+ */
 import { CopyOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import { Button, Space, Tooltip, Typography } from 'antd';
+import { Button, Flex, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { copyWithFallback } from '../../shared/clipboard';
+import { useTokenKeys } from './api';
 import { columns as m, tokens } from './messages';
-import { fullKey, maskKey } from './rules';
 
-export function TokenKeyCell({ id, tokenKey }: { id: number; tokenKey: string }) {
+export function TokenKeyCell({ id, maskedKey }: { id: number; maskedKey: string }) {
   const intl = useIntl();
-  const [shown, setShown] = useState(false);
-  const key = fullKey(tokenKey);
+  const readKeys = useTokenKeys();
+  /** The whole key while shown; dropped again on hide. */
+  const [shown, setShown] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'show' | 'copy' | null>(null);
+
+  const readKey = async (action: 'show' | 'copy'): Promise<string | null> => {
+    setBusy(action);
+    try {
+      return (await readKeys([id]))?.[0] ?? null;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const toggle = async () => {
+    if (shown !== null) {
+      setShown(null);
+      return;
+    }
+    setShown(await readKey('show'));
+  };
+
+  const copy = async () => {
+    const key = shown ?? (await readKey('copy'));
+    if (key !== null) await copyWithFallback(intl, key, intl.formatMessage(tokens.keyCopied));
+  };
+
+  const toggleLabel = intl.formatMessage(shown !== null ? m.hideKey : m.showKey);
   return (
-    <Space size={2} style={{ whiteSpace: 'nowrap' }}>
-      <Typography.Text code data-testid={`token-key-${id}`}>
-        {shown ? key : maskKey(key)}
+    // A shown key wraps inside the column, so the buttons stay beside it (and clickable).
+    <Flex gap={2} align="center">
+      <Typography.Text code style={{ wordBreak: 'break-all' }} data-testid={`token-key-${id}`}>
+        {shown ?? maskedKey}
       </Typography.Text>
-      <Tooltip title={intl.formatMessage(shown ? m.hideKey : m.showKey)}>
+      <Tooltip title={toggleLabel}>
         <Button
           size="small"
           type="text"
-          icon={shown ? <EyeInvisibleOutlined /> : <EyeOutlined />}
-          onClick={() => setShown(!shown)}
-          aria-label={intl.formatMessage(shown ? m.hideKey : m.showKey)}
+          icon={shown !== null ? <EyeInvisibleOutlined /> : <EyeOutlined />}
+          loading={busy === 'show'}
+          onClick={() => void toggle()}
+          aria-label={toggleLabel}
           data-testid={`token-reveal-${id}`}
         />
       </Tooltip>
@@ -31,11 +62,12 @@ export function TokenKeyCell({ id, tokenKey }: { id: number; tokenKey: string })
           size="small"
           type="text"
           icon={<CopyOutlined />}
-          onClick={() => void copyWithFallback(intl, key, intl.formatMessage(tokens.keyCopied))}
+          loading={busy === 'copy'}
+          onClick={() => void copy()}
           aria-label={intl.formatMessage(m.copyKey)}
           data-testid={`token-copy-${id}`}
         />
       </Tooltip>
-    </Space>
+    </Flex>
   );
 }

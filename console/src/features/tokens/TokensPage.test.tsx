@@ -1,4 +1,4 @@
-import { configure, fireEvent, screen, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubApi } from '../../test/renderWithProviders';
@@ -22,11 +22,31 @@ class NoResizeObserver {
 }
 globalThis.ResizeObserver ??= NoResizeObserver as unknown as typeof ResizeObserver;
 
+/** Replaces the clipboard; answers the stubbed writeText. */
+function stubClipboard(write: (text: string) => Promise<void>) {
+  const writeText = vi.fn(write);
+  Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
+  return writeText;
+}
+
+/** How many key reads (`POST /api/token/{id}/key`) were sent. */
+function keyCalls(fetchMock: ReturnType<typeof vi.fn>): number {
+  return fetchMock.mock.calls.filter(([req]) => {
+    const r = req as Request;
+    return r.method === 'POST' && /\/api\/token\/\d+\/key$/.test(new URL(r.url).pathname);
+  }).length;
+}
+
+/** The whole key: only `POST /api/token/7/key` answers it. */
+const WHOLE_KEY = 'sk-abcdEFGH1234567890abcdefghijklmnopqrstuvwxyzWXYZ';
+const KEY_CALL = 'POST /api/token/7/key';
+
+/** A token as lists carry it: the key masked by the server. */
 const TOKEN = {
   id: 7,
   user_id: 1,
   name: 'my-token',
-  key: 'sk-abcdEFGH1234567890abcdefghijklmnopqrstuvwxyzWXYZ',
+  key: 'sk-abcd**********WXYZ',
   status: 1,
   created_time: 1700000000,
   accessed_time: 0,
@@ -71,16 +91,71 @@ describe('tokens page (spec 2 §2.5)', () => {
   });
 
   it('shows the key in a dialog when the clipboard refuses (spec 2 §8)', async () => {
-    stubApi({ 'GET /api/token/': { items: [TOKEN], page: 1, page_size: 10, total: 1 } });
-    Object.defineProperty(navigator, 'clipboard', {
-      configurable: true,
-      value: { writeText: () => Promise.reject(new Error('denied')) },
-    });
+    stubApi({ 'GET /api/token/': { items: [TOKEN], page: 1, page_size: 10, total: 1 }, [KEY_CALL]: { key: WHOLE_KEY } });
+    stubClipboard(() => Promise.reject(new Error('denied')));
     renderWithProviders(<TokensPage />);
     await screen.findByText('my-token');
     fireEvent.click(screen.getByTestId('token-copy-7'));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getAllByText('Cannot copy to clipboard, copy manually').length).toBeGreaterThan(0);
-    expect(within(dialog).getByText(TOKEN.key)).toBeInTheDocument();
+    expect(within(dialog).getByText(WHOLE_KEY)).toBeInTheDocument();
+  });
+
+  it('show reads the whole key from the server, hide masks it again', async () => {
+    const fetchMock = stubApi({
+      'GET /api/token/': { items: [TOKEN], page: 1, page_size: 10, total: 1 },
+      [KEY_CALL]: { key: WHOLE_KEY },
+    });
+    renderWithProviders(<TokensPage />);
+    await screen.findByText('my-token');
+    expect(keyCalls(fetchMock)).toBe(0);
+    fireEvent.click(screen.getByTestId('token-reveal-7'));
+    await waitFor(() => expect(screen.getByTestId('token-key-7')).toHaveTextContent(WHOLE_KEY));
+    expect(keyCalls(fetchMock)).toBe(1);
+    fireEvent.click(screen.getByTestId('token-reveal-7'));
+    expect(screen.getByTestId('token-key-7')).toHaveTextContent('sk-abcd**********WXYZ');
+    expect(screen.getByTestId('token-key-7')).not.toHaveTextContent(WHOLE_KEY);
+  });
+
+  it('copy reads the whole key from the server and puts it on the clipboard', async () => {
+    const fetchMock = stubApi({
+      'GET /api/token/': { items: [TOKEN], page: 1, page_size: 10, total: 1 },
+      [KEY_CALL]: { key: WHOLE_KEY },
+    });
+    const writeText = stubClipboard(() => Promise.resolve());
+    renderWithProviders(<TokensPage />);
+    await screen.findByText('my-token');
+    fireEvent.click(screen.getByTestId('token-copy-7'));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(WHOLE_KEY));
+    expect(keyCalls(fetchMock)).toBe(1);
+    expect(await screen.findByText('Key copied to clipboard')).toBeInTheDocument();
+    // The key stays hidden in the table.
+    expect(screen.getByTestId('token-key-7')).toHaveTextContent('sk-abcd**********WXYZ');
+  });
+
+  it('copies nothing when the key cannot be read', async () => {
+    stubApi({ 'GET /api/token/': { items: [TOKEN], page: 1, page_size: 10, total: 1 } });
+    const writeText = stubClipboard(() => Promise.resolve());
+    renderWithProviders(<TokensPage />);
+    await screen.findByText('my-token');
+    fireEvent.click(screen.getByTestId('token-copy-7'));
+    await waitFor(() => expect(screen.getByTestId('token-copy-7')).not.toHaveClass('ant-btn-loading'));
+    expect(writeText).not.toHaveBeenCalled();
+  });
+
+  it('copy selected reads the whole key of every selected token', async () => {
+    const other = { ...TOKEN, id: 8, name: 'second', key: 'sk-wxyz**********ABCD' };
+    const fetchMock = stubApi({
+      'GET /api/token/': { items: [TOKEN, other], page: 1, page_size: 10, total: 2 },
+      [KEY_CALL]: { key: WHOLE_KEY },
+      'POST /api/token/8/key': { key: 'sk-second-whole-key' },
+    });
+    const writeText = stubClipboard(() => Promise.resolve());
+    renderWithProviders(<TokensPage />);
+    await screen.findByText('second');
+    for (const box of screen.getAllByRole('checkbox').slice(1)) fireEvent.click(box);
+    fireEvent.click(screen.getByTestId('tokens-copy-selected'));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(`my-token\t${WHOLE_KEY}\nsecond\tsk-second-whole-key`));
+    expect(keyCalls(fetchMock)).toBe(2);
   });
 });

@@ -10,7 +10,7 @@ import { reportProblem } from '../../shared/problem';
 import { succeeded } from '../../shared/succeeded';
 import { usePaging } from '../../shared/usePaging';
 import { useQuotaDisplay } from '../status/useStatus';
-import { useDeleteTokenMutation, useListTokensQuery, useSetTokenStatusMutation } from './api';
+import { useDeleteTokenMutation, useListTokensQuery, useSetTokenStatusMutation, useTokenKeys } from './api';
 import { tokenColumns } from './columns';
 import { tokens as m } from './messages';
 import { copySelectedText, toggledStatus, validateSelection } from './rules';
@@ -30,6 +30,8 @@ export function TokensPage() {
   const { data, isFetching } = useListTokensQuery({ keyword, p: page, pageSize });
   const [setStatus] = useSetTokenStatusMutation();
   const [remove] = useDeleteTokenMutation();
+  const readKeys = useTokenKeys();
+  const [copying, setCopying] = useState(false);
 
   const columns = useMemo(
     () =>
@@ -50,9 +52,13 @@ export function TokensPage() {
     [intl, display, setStatus, remove],
   );
 
-  const copySelected = () => {
+  /** The list holds masked keys: the selected tokens' whole keys are read first. */
+  const copySelected = async () => {
     if (reportProblem(intl, validateSelection(selected))) return;
-    void copyWithFallback(intl, copySelectedText(selected));
+    setCopying(true);
+    const keys = await readKeys(selected.map((t) => t.id)).finally(() => setCopying(false));
+    if (!keys) return;
+    await copyWithFallback(intl, copySelectedText(selected.map((t, i) => ({ name: t.name, key: keys[i] }))));
   };
 
   const search = () => {
@@ -79,7 +85,7 @@ export function TokensPage() {
           onSearch={search}
           data-testid="tokens-keyword"
         />
-        <Button icon={<CopyOutlined />} onClick={copySelected} data-testid="tokens-copy-selected">
+        <Button icon={<CopyOutlined />} loading={copying} onClick={() => void copySelected()} data-testid="tokens-copy-selected">
           {intl.formatMessage(m.copySelected)}
         </Button>
         <Button

@@ -1,7 +1,11 @@
-/** Token endpoints (spec 2 §7.3): list/search, create (also in batches), update, status, delete; the user's groups and models. */
+/**
+ * Token endpoints (spec 2 §7.3): list/search, create (also in batches), update, status, delete;
+ * the user's groups. Lists carry masked keys: the whole key is read on demand (`POST token/{id}/key`).
+ */
+import { useCallback } from 'react';
 import { api } from '../../app/api';
 import type { Page } from '../../api/types';
-import type { Token, TokenInput, TokenQuery, UserGroups } from './types';
+import type { Token, TokenInput, TokenKey, TokenQuery, UserGroups } from './types';
 
 const LIST = { type: 'Token' as const, id: 'LIST' };
 
@@ -30,6 +34,10 @@ export const tokensApi = api.injectEndpoints({
       query: (body) => ({ url: 'token/', method: 'PUT', params: { status_only: true }, body }),
       invalidatesTags: (_r, _e, t) => [LIST, { type: 'Token', id: t.id }],
     }),
+    /** The whole key of one of the user's tokens; never cached (a mutation, reset once read). */
+    readTokenKey: b.mutation<TokenKey, number>({
+      query: (id) => ({ url: `token/${id}/key`, method: 'POST' }),
+    }),
     deleteToken: b.mutation<unknown, number>({
       query: (id) => ({ url: `token/${id}/`, method: 'DELETE' }),
       invalidatesTags: [LIST],
@@ -47,6 +55,29 @@ export const {
   useCreateTokensMutation,
   useUpdateTokenMutation,
   useSetTokenStatusMutation,
+  useReadTokenKeyMutation,
   useDeleteTokenMutation,
   useGetSelfGroupsQuery,
 } = tokensApi;
+
+/**
+ * Reads the whole keys of tokens (in the order of `ids`) when a copy or show button asks for
+ * them; null when a call failed (the API layer already reported it). The answers are dropped
+ * from the store as soon as they are read.
+ */
+export function useTokenKeys(): (ids: readonly number[]) => Promise<string[] | null> {
+  const [readKey] = useReadTokenKeyMutation();
+  return useCallback(
+    async (ids) => {
+      const calls = ids.map((id) => readKey(id));
+      try {
+        return (await Promise.all(calls.map((c) => c.unwrap()))).map((r) => r.key);
+      } catch {
+        return null;
+      } finally {
+        for (const c of calls) c.reset();
+      }
+    },
+    [readKey],
+  );
+}

@@ -63,7 +63,7 @@ export function tokenColumns(intl: IntlShape, display: QuotaDisplay, h: TokenRow
       title: intl.formatMessage(m.key),
       key: 'key',
       width: 300,
-      render: (_, t) => <TokenKeyCell id={t.id} tokenKey={t.key} />,
+      render: (_, t) => <TokenKeyCell id={t.id} maskedKey={t.key} />,
     },
     {
       title: intl.formatMessage(m.created),

@@ -42,7 +42,4 @@ export const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 /** Per-token rate limit defaults: 60 s window, 1000 requests, 10 successes. */
 export const TOKEN_RATE_LIMIT_DEFAULTS = { period: 60, count: 1000, success: 10 } as const;
 
-/** Characters of the key left visible on each side when it is masked. */
-export const KEY_VISIBLE_HEAD = 4;
-export const KEY_VISIBLE_TAIL = 4;
 export const KEY_PREFIX = 'sk-';

@@ -1,6 +1,7 @@
 /**
  * The tokens screen's rules as pure functions: form validation and conversion (spec 2 §5.5),
- * expiry presets, status labels and toggles (§4.3), key masking and the copy-selected text.
+ * expiry presets, status labels and toggles (§4.3) and the copy-selected text. Keys arrive
+ * masked from the server; whole keys are read on demand (see `useTokenKeys`).
  */
 import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
@@ -13,8 +14,6 @@ import {
   EXPIRY_FORMAT,
   EXPIRY_PRESETS,
   KEY_PREFIX,
-  KEY_VISIBLE_HEAD,
-  KEY_VISIBLE_TAIL,
   MAX_TOKEN_COUNT,
   NEVER_EXPIRES,
   TOKEN_NAME_MAX,
@@ -169,13 +168,6 @@ export function formValuesOf(t: Token): TokenFormValues {
   };
 }
 
-/** The key with its middle hidden: `sk-abcd**********wxyz`. */
-export function maskKey(key: string): string {
-  const body = key.startsWith(KEY_PREFIX) ? key.slice(KEY_PREFIX.length) : key;
-  if (body.length <= KEY_VISIBLE_HEAD + KEY_VISIBLE_TAIL) return `${KEY_PREFIX}${body}`;
-  return `${KEY_PREFIX}${body.slice(0, KEY_VISIBLE_HEAD)}${'*'.repeat(10)}${body.slice(-KEY_VISIBLE_TAIL)}`;
-}
-
 /** The key as copied: always with the `sk-` prefix. */
 export function fullKey(key: string): string {
   return key.startsWith(KEY_PREFIX) ? key : `${KEY_PREFIX}${key}`;
@@ -186,7 +178,7 @@ export function validateSelection(selected: readonly unknown[]): Problem | null 
   return selected.length === 0 ? problem(m.selectFirst) : null;
 }
 
-/** The copied text of the selected tokens: one `name<TAB>sk-key` line each. */
+/** The copied text of the selected tokens (with their whole keys): one `name<TAB>sk-key` line each. */
 export function copySelectedText(selected: readonly Pick<Token, 'name' | 'key'>[]): string {
   return selected.map((t) => `${t.name}\t${fullKey(t.key)}`).join('\n');
 }

@@ -8,12 +8,11 @@ import { reportProblem } from '../../shared/problem';
 import { renderQuotaHint } from '../../shared/quota';
 import { validateEditUserPassword } from '../../shared/validation';
 import { useQuotaDisplay } from '../status/useStatus';
-import { useGetGroupsQuery, useGetUserQuery, useUpdateUserMutation, type UserUpdate } from './api';
+import { useGetGroupsQuery, useGetUserQuery, useUpdateUserMutation } from './api';
 import { bindings as bindingLabels } from '../personal/messages';
 import { form as m, users } from './messages';
 import { succeeded } from '../../shared/succeeded';
-
-type Values = Omit<UserUpdate, 'id'>;
+import { toUserUpdate, type UserFormValues as Values } from './update';
 
 /** The bound third-party ids: shown, never edited by an admin (spec 1 §2). */
 const BINDINGS: [keyof User, MessageDescriptor][] = [
@@ -61,8 +60,7 @@ function EditForm({ user, onClose }: { user: User; onClose: () => void }) {
 
   const onFinish = async (v: Values) => {
     if (reportProblem(intl, validateEditUserPassword(v.password ?? undefined))) return;
-    const body: UserUpdate = { ...v, id: user.id, quota: Math.trunc(Number(v.quota)), password: v.password || undefined };
-    const ok = await succeeded(update(body));
+    const ok = await succeeded(update(toUserUpdate(user, v)));
     if (ok) {
       toast.success(intl.formatMessage(users.updated));
       onClose();

@@ -225,6 +225,7 @@ pub static REGISTRY: &[OptionSpec] = &[
     opt("ModelRatio", "{}", OBJ),
     opt("CompletionRatio", "{}", OBJ),
     opt("CacheRatio", "{}", OBJ),
+    opt("CreateCacheRatio", "{}", OBJ),
     opt("ModelPrice", "{}", OBJ),
     opt("GroupRatio", r#"{"default":1,"vip":1,"svip":1}"#, OBJ),
     opt(
@@ -237,6 +238,10 @@ pub static REGISTRY: &[OptionSpec] = &[
     int("ModelRequestRateLimitCount", "0", 0),
     int("ModelRequestRateLimitSuccessCount", "1000", 1),
     int("ModelRequestRateLimitDurationMinutes", "1", 0),
+    // Bounded overdraw: completion reserved without max_tokens, concurrent requests per user.
+    opt("CompletionAllowance", r#"{"default":4096}"#, OBJ),
+    int("UserConcurrencyLimit", "256", 0),
+    opt("GroupConcurrencyLimit", "{}", OBJ),
     // Provider-specific settings.
     opt("gemini.safety_settings", "{}", OBJ),
     opt("gemini.version_settings", r#"{"default":"v1beta"}"#, OBJ),

@@ -6,6 +6,7 @@ export const modelPanels = defineMessages({
   gemini: { id: 'settings.modelPanels.gemini', defaultMessage: 'Gemini settings', description: 'Panel' },
   claude: { id: 'settings.modelPanels.claude', defaultMessage: 'Claude settings', description: 'Panel' },
   global: { id: 'settings.modelPanels.global', defaultMessage: 'Global settings', description: 'Panel' },
+  spending: { id: 'settings.modelPanels.spending', defaultMessage: 'Spending bounds', description: 'Panel' },
 });
 
 export const modelHints = defineMessages({
@@ -23,6 +24,21 @@ export const modelHints = defineMessages({
     id: 'settings.modelHints.rateLimitSuccessCount',
     defaultMessage: 'Only successful requests count; at least 1.',
     description: 'Success count hint',
+  },
+  userConcurrency: {
+    id: 'settings.modelHints.userConcurrency',
+    defaultMessage: 'Requests one user may have in flight on each gateway; 0 means no limit.',
+    description: 'User concurrency hint',
+  },
+  groupConcurrency: {
+    id: 'settings.modelHints.groupConcurrency',
+    defaultMessage: 'Group → in-flight limit, replacing the one above for users of that group.',
+    description: 'Group concurrency hint',
+  },
+  completionAllowance: {
+    id: 'settings.modelHints.completionAllowance',
+    defaultMessage: 'Model → completion tokens reserved for a request without max_tokens; "default" for the rest.',
+    description: 'Completion allowance hint',
   },
   safetySettings: {
     id: 'settings.modelHints.safetySettings',

@@ -13,7 +13,15 @@ describe('JSON settings (spec 2 §5.1)', () => {
   const saved = { ModelRatio: '{"a":1}', GroupRatio: '{"default":1}', 'gemini.version_settings': '{"default":"v1beta"}' };
 
   it('each pricing JSON must be valid: not a valid JSON string', () => {
-    for (const key of ['ModelPrice', 'ModelRatio', 'CacheRatio', 'CompletionRatio', 'GroupRatio', 'UserUsableGroups']) {
+    for (const key of [
+      'ModelPrice',
+      'ModelRatio',
+      'CacheRatio',
+      'CreateCacheRatio',
+      'CompletionRatio',
+      'GroupRatio',
+      'UserUsableGroups',
+    ]) {
       const plan = planSave(RATIO_JSON_PANEL, saved, { ...saved, [key]: '{"a":' });
       expect(plan, key).toEqual({ problem: { message: validation.invalidJson, values: { name: key } } });
     }

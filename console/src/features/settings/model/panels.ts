@@ -29,6 +29,15 @@ export const RATE_LIMIT_PANELS: PanelDef[] = [
       num('ModelRequestRateLimitSuccessCount', RATE_LIMIT_MIN.successCount, { hint: h.rateLimitSuccessCount }),
     ],
   },
+  {
+    id: 'spending',
+    title: p.spending,
+    fields: [
+      num('UserConcurrencyLimit', 0, { hint: h.userConcurrency }),
+      json('GroupConcurrencyLimit', { hint: h.groupConcurrency, example: JSON.stringify({ vip: 128 }) }),
+      json('CompletionAllowance', { hint: h.completionAllowance, example: JSON.stringify({ default: 4096 }) }),
+    ],
+  },
 ];
 
 const share = {

@@ -1,4 +1,4 @@
-/** The model ratio settings sub-tab as panel data: the six pricing JSON options (spec 2 §2.1, §5.1). */
+/** The model ratio settings sub-tab as panel data: the seven pricing JSON options (spec 2 §2.1, §5.1). */
 import { json, type PanelDef } from '../panels';
 import { ratioJson as m } from './messages';
 
@@ -9,6 +9,7 @@ export const RATIO_JSON_PANEL: PanelDef = {
     json('ModelPrice', { hint: m.modelPriceHint }),
     json('ModelRatio', { hint: m.modelRatioHint }),
     json('CacheRatio', { hint: m.cacheRatioHint }),
+    json('CreateCacheRatio', { hint: m.createCacheRatioHint }),
     json('CompletionRatio', { hint: m.completionRatioHint }),
     json('GroupRatio', { hint: m.groupRatioHint }),
     json('UserUsableGroups', { hint: m.userUsableGroupsHint }),

@@ -67,6 +67,11 @@ export const ratioJson = defineMessages({
     defaultMessage: 'Model name → cached-input price ÷ input price.',
     description: 'CacheRatio hint',
   },
+  createCacheRatioHint: {
+    id: 'settings.ratioJson.createCacheRatioHint',
+    defaultMessage: 'Model name → price of prompt tokens written to the provider cache ÷ input price (Claude; 1.25 when unset).',
+    description: 'CreateCacheRatio hint',
+  },
   groupRatioHint: {
     id: 'settings.ratioJson.groupRatioHint',
     defaultMessage: 'Group name → multiplier applied to every price for that group.',

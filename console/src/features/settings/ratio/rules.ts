@@ -16,6 +16,7 @@ export const RATIO_JSON_KEYS = [
   'ModelPrice',
   'ModelRatio',
   'CacheRatio',
+  'CreateCacheRatio',
   'CompletionRatio',
   'GroupRatio',
   'UserUsableGroups',

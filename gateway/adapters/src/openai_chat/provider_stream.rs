@@ -1,0 +1,137 @@
+//! Provider side: `chat.completion.chunk` payloads decoded to IR stream events.
+
+use serde_json::Value;
+
+use super::error::upstream_error;
+use super::wire::{stop_reason, str_field, usage_of};
+use crate::ParseError;
+use crate::ir::StreamEvent;
+
+/// Decodes one upstream stream. The first chunk starts the answer; of each chunk's first
+/// choice, `reasoning_content`/`reasoning` become thinking deltas, `content` text deltas,
+/// `tool_calls` tool call events, `finish_reason` the (single) finish; `usage` on any chunk
+/// (or, for Moonshot, on the choice) becomes a usage event.
+///
+/// Tool calls are numbered in order of appearance. A `tool_calls[]` entry starts a call
+/// when its upstream `index` (its position when absent) is new, or when it carries an id
+/// different from that index's call (some providers send every call at index 0). A call
+/// the provider gave no id gets `call_<n>`.
+#[derive(Debug, Default)]
+pub struct StreamDecoder {
+    started: bool,
+    finished: bool,
+    /// Upstream index and id (when the provider gave one) of each call, in our order.
+    calls: Vec<(i64, Option<String>)>,
+}
+
+impl StreamDecoder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Decodes the `data:` payload of one SSE event (`[DONE]` and empty payloads are
+    /// ignored; an `{"error": …}` payload is an error).
+    pub fn decode(&mut self, data: &str, out: &mut Vec<StreamEvent>) -> Result<(), ParseError> {
+        let data = data.trim();
+        if data.is_empty() || data == "[DONE]" {
+            return Ok(());
+        }
+        let v: Value =
+            serde_json::from_str(data).map_err(|e| ParseError::MalformedJson(e.to_string()))?;
+        if let Some(message) = upstream_error(&v) {
+            return Err(ParseError::Invalid(message));
+        }
+        if !v.is_object() {
+            return Err(ParseError::Invalid(
+                "a stream chunk must be a JSON object".to_owned(),
+            ));
+        }
+        if !self.started {
+            self.started = true;
+            out.push(StreamEvent::Start {
+                id: str_field(&v, "id").unwrap_or_default().to_owned(),
+                model: str_field(&v, "model").unwrap_or_default().to_owned(),
+            });
+        }
+        let choice = match v.get("choices") {
+            Some(Value::Array(choices)) => choices
+                .iter()
+                .find(|c| c.get("index").and_then(Value::as_i64).unwrap_or(0) == 0),
+            _ => None,
+        };
+        let mut usage = usage_of(&v);
+        if let Some(choice) = choice {
+            if let Some(delta) = choice.get("delta").filter(|d| d.is_object()) {
+                self.delta(delta, out);
+            }
+            if let Some(reason) = str_field(choice, "finish_reason")
+                && !self.finished
+            {
+                self.finished = true;
+                out.push(StreamEvent::Finish(stop_reason(
+                    reason,
+                    !self.calls.is_empty(),
+                )));
+            }
+            usage = usage.or_else(|| usage_of(choice));
+        }
+        if let Some(u) = usage {
+            out.push(StreamEvent::Usage(u));
+        }
+        Ok(())
+    }
+
+    fn delta(&mut self, delta: &Value, out: &mut Vec<StreamEvent>) {
+        if let Some(t) =
+            str_field(delta, "reasoning_content").or_else(|| str_field(delta, "reasoning"))
+        {
+            out.push(StreamEvent::ThinkingDelta(t.to_owned()));
+        }
+        if let Some(t) = str_field(delta, "content") {
+            out.push(StreamEvent::TextDelta(t.to_owned()));
+        }
+        let Some(Value::Array(calls)) = delta.get("tool_calls") else {
+            return;
+        };
+        for (pos, c) in calls.iter().enumerate() {
+            let upstream = c.get("index").and_then(Value::as_i64).unwrap_or(pos as i64);
+            let id = str_field(c, "id");
+            let f = c.get("function");
+            let name = f.and_then(|f| str_field(f, "name"));
+            let args = f.and_then(|f| str_field(f, "arguments"));
+            let known = self.calls.iter().rposition(|(i, _)| *i == upstream);
+            if known.is_none() && id.is_none() && name.is_none() && args.is_none() {
+                continue;
+            }
+            let same_call = known.and_then(|k| {
+                let (_, known_id) = self.calls.get_mut(k)?;
+                match (known_id.as_deref(), id) {
+                    (_, None) => {}
+                    (None, Some(id)) => *known_id = Some(id.to_owned()),
+                    (Some(a), Some(b)) if a == b => {}
+                    _ => return None,
+                }
+                Some(k)
+            });
+            let index = match same_call {
+                Some(k) => k,
+                None => {
+                    let index = self.calls.len();
+                    self.calls.push((upstream, id.map(str::to_owned)));
+                    out.push(StreamEvent::ToolCallStart {
+                        index,
+                        id: id.map_or_else(|| format!("call_{index}"), str::to_owned),
+                        name: name.unwrap_or_default().to_owned(),
+                    });
+                    index
+                }
+            };
+            if let Some(args) = args {
+                out.push(StreamEvent::ToolCallDelta {
+                    index,
+                    arguments: args.to_owned(),
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Pieces of the Chat Completions wire format both sides share: finish reasons, usage
+//! objects, message content text, `data:` image URLs and completion ids.
+
+use serde_json::{Value, json};
+
+use crate::ir::{ImageSource, StopReason, Usage};
+
+/// The `finish_reason` for `stop`. A plain end of turn after tool calls is reported as
+/// `tool_calls`, which is what OpenAI clients test to run the calls.
+pub(crate) fn finish_reason(stop: StopReason, has_tool_calls: bool) -> &'static str {
+    match stop {
+        StopReason::EndTurn if has_tool_calls => "tool_calls",
+        StopReason::EndTurn | StopReason::StopSequence => "stop",
+        StopReason::MaxTokens => "length",
+        StopReason::ToolUse => "tool_calls",
+        StopReason::ContentFilter => "content_filter",
+    }
+}
+
+/// The stop reason of an upstream `finish_reason` (unknown values end the turn; a plain
+/// end of turn after tool calls counts as a tool use).
+pub(crate) fn stop_reason(finish_reason: &str, has_tool_calls: bool) -> StopReason {
+    match finish_reason {
+        "length" => StopReason::MaxTokens,
+        "tool_calls" | "function_call" => StopReason::ToolUse,
+        "content_filter" => StopReason::ContentFilter,
+        _ if has_tool_calls => StopReason::ToolUse,
+        _ => StopReason::EndTurn,
+    }
+}
+
+/// The `usage` object of an answer or chunk.
+pub(crate) fn usage_json(u: &Usage) -> Value {
+    json!({
+        "prompt_tokens": u.input_tokens,
+        "completion_tokens": u.output_tokens,
+        "total_tokens": u.input_tokens.saturating_add(u.output_tokens),
+        "prompt_tokens_details": {"cached_tokens": u.cache_read_tokens},
+        "completion_tokens_details": {"reasoning_tokens": u.reasoning_tokens},
+    })
+}
+
+/// Reads `holder.usage` (an answer, a chunk or, for Moonshot, a choice). Cached prompt
+/// tokens come from `prompt_tokens_details.cached_tokens` or DeepSeek's
+/// `prompt_cache_hit_tokens`; when `completion_tokens` is missing it is `total - prompt`.
+pub(crate) fn usage_of(holder: &Value) -> Option<Usage> {
+    let base = crate::openai::usage_of(holder)?;
+    let u = holder.get("usage")?;
+    let int = |v: Option<&Value>| v.and_then(Value::as_i64);
+    let output = match (u.get("completion_tokens"), int(u.get("total_tokens"))) {
+        (None, Some(total)) => total.saturating_sub(base.prompt_tokens).max(0),
+        _ => base.completion_tokens,
+    };
+    let cache_read = if base.cached_tokens > 0 {
+        base.cached_tokens
+    } else {
+        int(u.get("prompt_cache_hit_tokens")).unwrap_or(0)
+    };
+    let reasoning = int(u
+        .get("completion_tokens_details")
+        .and_then(|d| d.get("reasoning_tokens")))
+    .unwrap_or(0);
+    Some(Usage {
+        input_tokens: base.prompt_tokens,
+        output_tokens: output,
+        cache_read_tokens: cache_read,
+        cache_creation_tokens: 0,
+        reasoning_tokens: reasoning,
+    })
+}
+
+/// The text of a message `content`: a string, or the `text` (or `refusal`) of its parts
+/// joined by `sep`; anything else is empty.
+pub(crate) fn content_text(content: Option<&Value>, sep: &str) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => {
+            let mut out = String::new();
+            for p in parts {
+                let text = match p {
+                    Value::String(s) => Some(s.as_str()),
+                    _ => p
+                        .get("text")
+                        .or_else(|| p.get("refusal"))
+                        .and_then(Value::as_str),
+                };
+                if let Some(t) = text.filter(|t| !t.is_empty()) {
+                    if !out.is_empty() {
+                        out.push_str(sep);
+                    }
+                    out.push_str(t);
+                }
+            }
+            out
+        }
+        _ => String::new(),
+    }
+}
+
+/// An image URL as an [`ImageSource`]: `data:<type>;base64,<data>` is split into its media
+/// type and data, anything else is kept as a URL.
+pub(crate) fn image_source(url: &str) -> ImageSource {
+    if let Some(rest) = url.strip_prefix("data:")
+        && let Some((meta, data)) = rest.split_once(',')
+        && let Some(media_type) = meta.strip_suffix(";base64")
+    {
+        return ImageSource::Base64 {
+            media_type: media_type.to_owned(),
+            data: data.to_owned(),
+        };
+    }
+    ImageSource::Url(url.to_owned())
+}
+
+/// The URL of an image: base64 data as a `data:` URL.
+pub(crate) fn image_url(src: &ImageSource) -> String {
+    match src {
+        ImageSource::Url(u) => u.clone(),
+        ImageSource::Base64 { media_type, data } => format!("data:{media_type};base64,{data}"),
+    }
+}
+
+/// A completion id: `id` with the `chatcmpl-` prefix added when missing, or one made of
+/// `created` when the provider gave none.
+pub(crate) fn completion_id(id: &str, created: i64) -> String {
+    if id.is_empty() {
+        format!("chatcmpl-{created}")
+    } else if id.starts_with("chatcmpl-") {
+        id.to_owned()
+    } else {
+        format!("chatcmpl-{id}")
+    }
+}
+
+/// A non-empty string field.
+pub(crate) fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+/// Arguments of a function call as JSON text: a string as given (empty → `{}`), any other
+/// JSON (some clients send an object) serialised.
+pub(crate) fn arguments_text(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        None | Some(Value::Null) | Some(Value::String(_)) => "{}".to_owned(),
+        Some(other) => other.to_string(),
+    }
+}

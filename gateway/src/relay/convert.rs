@@ -1,0 +1,299 @@
+//! One attempt of a request that is not an OpenAI request to an OpenAI channel: the same
+//! dialect passed through with only model and auth rewritten (Anthropic, Gemini, Responses),
+//! or converted through the IR to the channel's protocol and back.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use pingora::proxy::Session;
+use serde_json::Value;
+
+use super::job::{self, DialectJob, EmbedJob, Job};
+use super::post::{self, AttemptError, Outcome};
+use super::{Relay, Trace, shape, sse};
+use crate::billing::StreamBudget;
+use crate::config::{ChannelEntry, Snapshot};
+use crate::error::{GatewayError, UpstreamError};
+use crate::routing;
+use crate::upstream;
+use adapters::convert::stream::ClientStream;
+use adapters::convert::{self, Dialect, EncodeOptions, Transcoder};
+use adapters::openai::{Endpoint, ParsedRequest, Usage};
+use adapters::provider::{self, GeminiMethod, Protocol};
+use adapters::{gemini, ir, tokens};
+
+fn gateway(e: impl Into<GatewayError>) -> AttemptError {
+    AttemptError::Gateway(e.into())
+}
+
+/// What goes upstream for one attempt.
+struct Outgoing {
+    url: String,
+    body: Bytes,
+    /// The client's dialect is the channel's own: answers go back untouched.
+    passthrough: bool,
+}
+
+/// The upstream request of a chat job (its IR, converted) for `channel`; `req` is this
+/// attempt's own copy (shaped for the channel).
+fn converted(
+    channel: &ChannelEntry,
+    snap: &Snapshot,
+    mut req: ir::Request,
+    upstream_model: &str,
+) -> Result<Outgoing, AttemptError> {
+    let protocol = channel.spec.protocol;
+    let model = shape::for_channel(&mut req, protocol, upstream_model, &snap.options.providers);
+    let opts = EncodeOptions {
+        gemini_safety: Some(&snap.options.providers.gemini_safety_settings),
+    };
+    let body = convert::encode_request(protocol, &req, &model, opts);
+    let body = serde_json::to_vec(&body).map_err(|e| UpstreamError::Build(e.to_string()))?;
+    Ok(Outgoing {
+        url: provider::chat_url(channel.spec, &channel.base_url, &model, req.stream),
+        body: Bytes::from(body),
+        passthrough: false,
+    })
+}
+
+/// The upstream request of a Responses, Anthropic or Gemini chat job.
+fn dialect_outgoing(
+    channel: &ChannelEntry,
+    snap: &Snapshot,
+    job: &DialectJob,
+    upstream_model: &str,
+) -> Result<Outgoing, AttemptError> {
+    let spec = channel.spec;
+    if job.dialect.native_protocol() != spec.protocol {
+        return converted(channel, snap, job.ir.clone(), upstream_model);
+    }
+    let (url, body) = match job.dialect {
+        Dialect::Responses => (
+            provider::upstream_url(spec, &channel.base_url, "/v1/responses", upstream_model),
+            job::with_model(&job.raw, &job.ir.model, upstream_model).map_err(gateway)?,
+        ),
+        Dialect::Claude => (
+            provider::chat_url(spec, &channel.base_url, upstream_model, job.ir.stream),
+            job::with_model(&job.raw, &job.ir.model, upstream_model).map_err(gateway)?,
+        ),
+        Dialect::Gemini => (
+            provider::chat_url(spec, &channel.base_url, upstream_model, job.ir.stream),
+            job.raw.clone(),
+        ),
+        // OpenAI chat to an OpenAI channel never comes here.
+        Dialect::OpenAi => return converted(channel, snap, job.ir.clone(), upstream_model),
+    };
+    Ok(Outgoing {
+        url,
+        body,
+        passthrough: true,
+    })
+}
+
+/// A Gemini embedding to a Gemini channel (as it is) or an OpenAI one (converted).
+fn embed_outgoing(
+    channel: &ChannelEntry,
+    job: &EmbedJob,
+    upstream_model: &str,
+) -> Result<Outgoing, AttemptError> {
+    let spec = channel.spec;
+    match spec.protocol {
+        Protocol::Gemini => {
+            let method = if job.batch {
+                GeminiMethod::BatchEmbed
+            } else {
+                GeminiMethod::Embed
+            };
+            Ok(Outgoing {
+                url: provider::gemini_url(spec, &channel.base_url, upstream_model, method),
+                body: job.raw.clone(),
+                passthrough: true,
+            })
+        }
+        Protocol::OpenAi => {
+            let body = gemini::embed_request_to_openai(upstream_model, &job.raw, job.batch)
+                .map_err(gateway)?;
+            Ok(Outgoing {
+                url: provider::upstream_url(
+                    spec,
+                    &channel.base_url,
+                    "/v1/embeddings",
+                    upstream_model,
+                ),
+                body: Bytes::from(body.to_string()),
+                passthrough: false,
+            })
+        }
+        Protocol::Anthropic => Err(UpstreamError::Unsupported("embeddings").into()),
+    }
+}
+
+/// An OpenAI request to a channel of another protocol (chat, and embeddings on Gemini).
+fn openai_outgoing(
+    channel: &ChannelEntry,
+    snap: &Snapshot,
+    parsed: &ParsedRequest,
+    upstream_model: &str,
+) -> Result<Outgoing, AttemptError> {
+    if parsed.endpoint == Endpoint::Embeddings && channel.spec.protocol == Protocol::Gemini {
+        let body: Value = serde_json::from_slice(parsed.raw())
+            .map_err(|e| gateway(adapters::ParseError::MalformedJson(e.to_string())))?;
+        let gemini =
+            gemini::openai_embeddings_request_to_gemini(upstream_model, &body).map_err(gateway)?;
+        return Ok(Outgoing {
+            url: provider::gemini_url(
+                channel.spec,
+                &channel.base_url,
+                upstream_model,
+                GeminiMethod::BatchEmbed,
+            ),
+            body: Bytes::from(gemini.to_string()),
+            passthrough: false,
+        });
+    }
+    if parsed.endpoint != Endpoint::ChatCompletions {
+        return Err(UpstreamError::Unsupported(parsed.endpoint.path()).into());
+    }
+    // Decoded for this attempt: no copy to make.
+    let ir = job::openai_ir(parsed).map_err(gateway)?;
+    converted(channel, snap, ir, upstream_model)
+}
+
+/// One attempt of `job` on `channel`.
+pub async fn attempt(
+    r: &Relay,
+    session: &mut Session,
+    snap: &Snapshot,
+    channel: &Arc<ChannelEntry>,
+    job: &Job,
+    trace: &mut Trace,
+    budget: &mut StreamBudget<'_>,
+) -> Result<Outcome, AttemptError> {
+    let opts = &snap.options;
+    let upstream_model = routing::map_model(channel, job.model()).map_err(gateway)?;
+    trace.upstream_model = upstream_model.clone();
+    let out = match job {
+        Job::Dialect(d) => dialect_outgoing(channel, snap, d, &upstream_model)?,
+        Job::GeminiEmbed(e) => embed_outgoing(channel, e, &upstream_model)?,
+        Job::OpenAi(p) => openai_outgoing(channel, snap, p, &upstream_model)?,
+    };
+    let anthropic = match job {
+        Job::Dialect(d) => Some(&d.anthropic),
+        _ => None,
+    };
+    let mut extra: Vec<(&'static str, &str)> = Vec::new();
+    if channel.spec.protocol == Protocol::Anthropic {
+        let version = anthropic
+            .and_then(|a| a.version.as_deref())
+            .unwrap_or(provider::ANTHROPIC_VERSION);
+        extra.push(("anthropic-version", version));
+        if let Some(beta) = anthropic.and_then(|a| a.beta.as_deref()) {
+            extra.push(("anthropic-beta", beta));
+        }
+    }
+    let stream = job.stream();
+    let request = upstream::build_request(channel, &out.url, out.body, stream, &extra)?;
+    let mut answer = post::send(r, session, opts, request).await?;
+    let dialect = job.dialect();
+    let protocol = channel.spec.protocol;
+    if stream && answer.is_sse {
+        let transcoder = if out.passthrough {
+            Transcoder::passthrough(dialect, job.model(), job.prompt_estimate())
+        } else {
+            let include_usage = match job {
+                Job::OpenAi(p) => p.client_include_usage,
+                _ => false,
+            };
+            let client = ClientStream {
+                dialect,
+                model: job.model(),
+                created: trace.created_at,
+                include_usage,
+            };
+            Transcoder::converting(protocol, client, job.prompt_estimate())
+        };
+        return sse::relay_stream(session, answer, transcoder, budget, trace, opts).await;
+    }
+    let bytes = post::read_answer(session, &mut answer, opts, trace).await?;
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| UpstreamError::BadBody(format!("not JSON: {e}")))?;
+    let local = |text: &str| Usage {
+        prompt_tokens: job.prompt_estimate(),
+        completion_tokens: tokens::estimate(job.model(), text),
+        cached_tokens: 0,
+        cache_creation_tokens: 0,
+    };
+    if let Job::OpenAi(p) = job
+        && p.endpoint == Endpoint::Embeddings
+    {
+        let v = gemini::gemini_embeddings_to_openai(&value, job.model(), job.prompt_estimate())
+            .map_err(|err| UpstreamError::BadBody(err.to_string()))?;
+        post::deliver(
+            session,
+            trace,
+            200,
+            "application/json",
+            Bytes::from(v.to_string()),
+        )
+        .await;
+        return Ok(Outcome {
+            usage: local(""),
+            local_count: true,
+        });
+    }
+    if let Job::GeminiEmbed(e) = job {
+        let (body, usage) = if out.passthrough {
+            (bytes, local(""))
+        } else {
+            let usage = adapters::openai::usage_of(&value)
+                .filter(|u| u.prompt_tokens > 0)
+                .unwrap_or_else(|| local(""));
+            let v = gemini::openai_embeddings_to_gemini(&value, e.batch)
+                .map_err(|err| UpstreamError::BadBody(err.to_string()))?;
+            (Bytes::from(v.to_string()), usage)
+        };
+        post::deliver(session, trace, answer.status, "application/json", body).await;
+        return Ok(Outcome {
+            usage,
+            local_count: !out.passthrough,
+        });
+    }
+    if out.passthrough {
+        let (usage, local_count) = match convert::passthrough_usage(dialect, &value) {
+            Some(u) => (u.into(), false),
+            None => {
+                let text = convert::decode_response(dialect.native_protocol(), &value)
+                    .map(|r| r.output_text())
+                    .unwrap_or_default();
+                (local(&text), true)
+            }
+        };
+        post::deliver(session, trace, answer.status, &answer.content_type, bytes).await;
+        return Ok(Outcome { usage, local_count });
+    }
+    let mut response = convert::decode_response(protocol, &value)
+        .map_err(|e| UpstreamError::BadBody(e.to_string()))?;
+    // Clients see the model they asked for, not the channel's mapped name.
+    response.model = job.model().to_owned();
+    let (usage, local_count) = match response.usage {
+        Some(u) => (u.into(), false),
+        None => (local(&response.output_text()), true),
+    };
+    if response.usage.is_none() {
+        response.usage = Some(ir::Usage {
+            input_tokens: usage.prompt_tokens,
+            output_tokens: usage.completion_tokens,
+            ..ir::Usage::default()
+        });
+    }
+    let body = dialect.encode_response(&response, trace.created_at);
+    post::deliver(
+        session,
+        trace,
+        200,
+        "application/json",
+        Bytes::from(body.to_string()),
+    )
+    .await;
+    Ok(Outcome { usage, local_count })
+}

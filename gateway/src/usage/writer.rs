@@ -1,0 +1,271 @@
+//! The spool writer: takes usage records off the request path through a bounded queue and
+//! appends them to the spool from one thread, one write and one fsync per group (group
+//! commit, at most one every [`COMMIT_EVERY`]).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::{Notify, oneshot};
+
+use super::UsageRecord;
+use super::drops::{DropReason, Drops};
+use super::spool::Spool;
+
+/// Groups are committed at most this often; records arriving meanwhile join the next group.
+pub const COMMIT_EVERY: Duration = Duration::from_millis(10);
+/// Most records in one group.
+const GROUP_MAX: usize = 4096;
+
+// Nearly every message is a record: boxing it would cost an allocation per request.
+#[allow(clippy::large_enum_variant)]
+enum Msg {
+    Record(UsageRecord),
+    Stop,
+}
+
+/// The request path's end of the queue: a push never blocks and never touches the disk.
+pub struct Queue {
+    tx: mpsc::Sender<Msg>,
+    /// Records accepted and not yet durable (queued or in the group being written).
+    pending: Arc<AtomicUsize>,
+    capacity: usize,
+    drops: Arc<Drops>,
+}
+
+impl Queue {
+    /// Hands `record` to the writer, or drops (and counts) it when `capacity` records are
+    /// already waiting for the disk.
+    pub fn push(&self, record: UsageRecord) -> Result<(), DropReason> {
+        if self.pending.fetch_add(1, Ordering::AcqRel) >= self.capacity {
+            self.pending.fetch_sub(1, Ordering::AcqRel);
+            self.drops.add(
+                DropReason::QueueFull,
+                1,
+                &"the spool writer does not keep up with the disk",
+            );
+            return Err(DropReason::QueueFull);
+        }
+        if self.tx.send(Msg::Record(record)).is_err() {
+            self.pending.fetch_sub(1, Ordering::AcqRel);
+            self.drops
+                .add(DropReason::Closed, 1, &"the spool writer has stopped");
+            return Err(DropReason::Closed);
+        }
+        Ok(())
+    }
+
+    /// Records accepted and not yet durable.
+    pub fn pending(&self) -> usize {
+        self.pending.load(Ordering::Acquire)
+    }
+}
+
+/// Stops the writer.
+pub struct WriterHandle {
+    tx: Option<mpsc::Sender<Msg>>,
+    done: Option<oneshot::Receiver<()>>,
+}
+
+impl WriterHandle {
+    /// Asks the writer to write what is queued and stop; waits for that until `deadline`.
+    pub async fn stop(&mut self, deadline: tokio::time::Instant) {
+        if let Some(tx) = self.tx.take() {
+            let _ = tx.send(Msg::Stop);
+        }
+        if let Some(done) = self.done.take()
+            && tokio::time::timeout_at(deadline, done).await.is_err()
+        {
+            tracing::error!("the spool writer did not finish in time");
+        }
+    }
+}
+
+/// Starts the writer thread: records pushed into the returned queue (at most `capacity`
+/// not yet durable) are appended to `spool`; `wake` is notified after every group.
+pub fn spawn(spool: Arc<Spool>, capacity: usize, wake: Arc<Notify>) -> (Queue, WriterHandle) {
+    let (tx, rx) = mpsc::channel();
+    let pending = Arc::new(AtomicUsize::new(0));
+    let (done_tx, done_rx) = oneshot::channel();
+    let queue = Queue {
+        tx: tx.clone(),
+        pending: pending.clone(),
+        capacity: capacity.max(1),
+        drops: spool.drops().clone(),
+    };
+    let writer = Writer {
+        rx,
+        spool,
+        pending,
+        wake,
+    };
+    let spawned = std::thread::Builder::new()
+        .name("usage-spool".into())
+        .spawn(move || {
+            writer.run();
+            let _ = done_tx.send(());
+        });
+    if let Err(err) = spawned {
+        // The queue's receiver is gone with the closure: every push counts as dropped.
+        tracing::error!(error = %err, "cannot start the usage spool writer");
+    }
+    let handle = WriterHandle {
+        tx: Some(tx),
+        done: Some(done_rx),
+    };
+    (queue, handle)
+}
+
+struct Writer {
+    rx: mpsc::Receiver<Msg>,
+    spool: Arc<Spool>,
+    pending: Arc<AtomicUsize>,
+    wake: Arc<Notify>,
+}
+
+impl Writer {
+    fn run(self) {
+        let mut last_commit: Option<Instant> = None;
+        let mut stopping = false;
+        while !stopping {
+            let mut group = match self.rx.recv() {
+                Ok(Msg::Record(r)) => vec![r],
+                Ok(Msg::Stop) | Err(_) => break,
+            };
+            // Wait out the commit interval, collecting whatever arrives meanwhile.
+            let until = last_commit.map(|t| t + COMMIT_EVERY);
+            while group.len() < GROUP_MAX {
+                let wait = until.and_then(|u| u.checked_duration_since(Instant::now()));
+                let next = match wait {
+                    Some(wait) if !wait.is_zero() => self.rx.recv_timeout(wait).ok(),
+                    _ => self.rx.try_recv().ok(),
+                };
+                match next {
+                    Some(Msg::Record(r)) => group.push(r),
+                    Some(Msg::Stop) => {
+                        stopping = true;
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            last_commit = Some(Instant::now());
+            self.commit(&group);
+        }
+        // Stopping: whatever is still queued goes in one last group.
+        let rest: Vec<UsageRecord> = self
+            .rx
+            .try_iter()
+            .filter_map(|m| match m {
+                Msg::Record(r) => Some(r),
+                Msg::Stop => None,
+            })
+            .collect();
+        for group in rest.chunks(GROUP_MAX) {
+            self.commit(group);
+        }
+    }
+
+    fn commit(&self, group: &[UsageRecord]) {
+        if group.is_empty() {
+            return;
+        }
+        // Dropped records (bound, disk) are counted by the spool; either way they are no
+        // longer waiting for the disk.
+        self.spool.append(group);
+        self.pending.fetch_sub(group.len(), Ordering::AcqRel);
+        self.wake.notify_one();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::usage::spool::DEFAULT_MAX_BYTES;
+    use crate::usage::spool::tests::{FaultyDisk, rec};
+
+    fn writer(capacity: usize) -> (Arc<FaultyDisk>, Arc<Spool>, Queue, WriterHandle) {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let disk = Arc::new(FaultyDisk::default());
+        let spool = Arc::new(Spool::open_with(&dir, DEFAULT_MAX_BYTES, disk.clone()).unwrap());
+        let (queue, handle) = spawn(spool.clone(), capacity, Arc::new(Notify::new()));
+        (disk, spool, queue, handle)
+    }
+
+    /// Waits until the writer has taken care of every accepted record.
+    fn settle(queue: &Queue) {
+        while queue.pending() > 0 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn a_push_never_waits_for_a_hung_disk() {
+        let (disk, spool, queue, _handle) = writer(64);
+        disk.hang(true);
+        let accepted = (0..1000)
+            .filter(|i| queue.push(rec(&format!("r{i}"))).is_ok())
+            .count();
+        // Every push returned; what the disk cannot take yet waits in memory, up to 64.
+        assert_eq!(accepted, 64);
+        assert_eq!(spool.drops().count(DropReason::QueueFull), 936);
+        disk.hang(false);
+        settle(&queue);
+        assert_eq!(spool.depth(), 64);
+    }
+
+    #[test]
+    fn waiting_records_share_one_write_and_fsync() {
+        let (disk, spool, queue, _handle) = writer(10_000);
+        disk.hang(true);
+        for i in 0..1000 {
+            queue.push(rec(&format!("r{i}"))).unwrap();
+        }
+        // The first group is stuck in the disk; whatever it did not take waits behind it.
+        while disk.appends.load(Ordering::SeqCst) == 0 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        disk.hang(false);
+        settle(&queue);
+        assert_eq!(spool.depth(), 1000);
+        // One group taken before the disk hung, one with everything that waited behind it.
+        assert!(disk.appends.load(Ordering::SeqCst) <= 2);
+    }
+
+    #[test]
+    fn a_failing_disk_counts_drops_and_the_writer_carries_on() {
+        let (disk, spool, queue, _handle) = writer(1000);
+        disk.full.store(true, Ordering::SeqCst);
+        for i in 0..100 {
+            queue.push(rec(&format!("lost{i}"))).unwrap();
+        }
+        settle(&queue);
+        assert_eq!(spool.drops().count(DropReason::Disk), 100);
+        assert_eq!(spool.depth(), 0);
+        disk.full.store(false, Ordering::SeqCst);
+        for i in 0..10 {
+            queue.push(rec(&format!("kept{i}"))).unwrap();
+        }
+        settle(&queue);
+        assert_eq!(spool.depth(), 10);
+    }
+
+    #[tokio::test]
+    async fn stopping_writes_what_is_queued() {
+        let (disk, spool, queue, mut handle) = writer(10_000);
+        disk.hang(true);
+        for i in 0..500 {
+            queue.push(rec(&format!("r{i}"))).unwrap();
+        }
+        disk.hang(false);
+        handle
+            .stop(tokio::time::Instant::now() + Duration::from_secs(30))
+            .await;
+        assert_eq!(spool.depth(), 500);
+        assert_eq!(queue.pending(), 0);
+        assert_eq!(queue.push(rec("late")), Err(DropReason::Closed));
+        assert_eq!(spool.drops().count(DropReason::Closed), 1);
+    }
+}
