@@ -10,7 +10,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use common::system::{Gateway, PrivatePostgres, System};
+use common::system::{ControlPlane, Gateway, PrivatePostgres, System};
 use common::{send, send_h2_as};
 use prost::Message;
 use proto::config::v1::WatchRequest;
@@ -533,3 +533,176 @@ on_both_databases!(
     tls_with_a_sync_token,
     control_plane_stops_on_sigterm_and_nothing_is_lost,
 );
+
+/// A network namespace joined to this machine by a veth pair: a client in it is a real
+/// non-loopback peer (`10.x.y.2`) of whatever listens on the host end (`10.x.y.1`). Removed on
+/// drop (which removes the pair too). Needs CAP_NET_ADMIN.
+struct Netns {
+    name: String,
+    host_ip: String,
+}
+
+impl Netns {
+    fn ip(args: &[&str]) -> Result<(), String> {
+        let out = std::process::Command::new("ip")
+            .args(args)
+            .output()
+            .map_err(|e| format!("ip: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "ip {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
+        }
+    }
+
+    /// `None` (with the reason printed) where namespaces cannot be made, e.g. without root.
+    fn create() -> Option<Netns> {
+        let pid = std::process::id();
+        let name = format!("aigw{pid}");
+        let (host_if, ns_if) = (format!("aigwh{pid}"), format!("aigwn{pid}"));
+        let subnet = format!("10.{}.{}", 200 + pid % 50, (pid / 50) % 250);
+        let host_ip = format!("{subnet}.1");
+        let made = Self::ip(&["netns", "add", &name]).map(|()| Netns {
+            name: name.clone(),
+            host_ip: host_ip.clone(),
+        });
+        let ns = match made {
+            Ok(ns) => ns,
+            Err(e) => {
+                eprintln!("SKIPPED: no network namespace could be created ({e})");
+                return None;
+            }
+        };
+        let steps: [&[&str]; 6] = [
+            &[
+                "link", "add", &host_if, "type", "veth", "peer", "name", &ns_if, "netns", &name,
+            ],
+            &["addr", "add", &format!("{host_ip}/30"), "dev", &host_if],
+            &["link", "set", &host_if, "up"],
+            &[
+                "-n",
+                &name,
+                "addr",
+                "add",
+                &format!("{subnet}.2/30"),
+                "dev",
+                &ns_if,
+            ],
+            &["-n", &name, "link", "set", &ns_if, "up"],
+            &["-n", &name, "link", "set", "lo", "up"],
+        ];
+        for step in steps {
+            Self::ip(step).unwrap();
+        }
+        Some(ns)
+    }
+
+    /// `curl` run inside the namespace: (status, body).
+    fn curl(&self, method: &str, url: &str, headers: &[(&str, &str)], body: &str) -> (u16, Value) {
+        let mut cmd = std::process::Command::new("ip");
+        cmd.args([
+            "netns",
+            "exec",
+            &self.name,
+            "curl",
+            "-sS",
+            "--max-time",
+            "20",
+        ])
+        .args(["-X", method, url, "-w", "\n%{http_code}"])
+        .args([
+            "-H",
+            "content-type: application/json",
+            "--data-binary",
+            body,
+        ]);
+        for (name, value) in headers {
+            cmd.args(["-H", &format!("{name}: {value}")]);
+        }
+        let out = cmd.output().expect("curl runs");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let (body, status) = text.rsplit_once('\n').unwrap_or(("", &text));
+        (
+            status.trim().parse().unwrap_or(0),
+            serde_json::from_str(body).unwrap_or(Value::Null),
+        )
+    }
+}
+
+impl Drop for Netns {
+    fn drop(&mut self) {
+        let _ = Self::ip(&["netns", "del", &self.name]);
+    }
+}
+
+/// First-time setup without the setup token is refused to a remote client that reaches the
+/// control plane through the gateway's console forwarder, whatever it forges
+/// (`X-Forwarded-For: 127.0.0.1`, `Forwarded`, `X-Real-IP`), both when the control plane
+/// trusts the gateway as a proxy (`make run`) and when it trusts no proxy (the default); the
+/// setup token from the control plane's log lets the same client in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_setup_through_the_gateway_needs_the_setup_token() {
+    let Some(ns) = Netns::create() else { return };
+    for trusted in [Some("127.0.0.1,::1"), None] {
+        let mut args = vec![
+            "--setup-token".to_string(),
+            "the-setup-token-42".to_string(),
+        ];
+        if let Some(proxies) = trusted {
+            args.extend(["--trusted-proxies".to_string(), proxies.to_string()]);
+        }
+        let mut cp = ControlPlane::start_uninitialized(None, args).await;
+        let spool = tempfile::tempdir().unwrap();
+        let addr = format!("{}:{}", ns.host_ip, common::free_port())
+            .parse()
+            .unwrap();
+        let token_args = [
+            "--sync-token-file".to_string(),
+            cp.token_file().display().to_string(),
+        ];
+        let gw = Gateway::spawn_on(
+            addr,
+            cp.port,
+            &cp.url(),
+            spool.path(),
+            "gw-setup",
+            &token_args,
+        );
+        common::wait_listening(addr).await;
+
+        let url = format!("http://{addr}/api/setup");
+        let form = json!({"username": "root", "password": "remote-pass-1", "confirmPassword": "remote-pass-1"})
+            .to_string();
+        let forgeries: [&[(&str, &str)]; 5] = [
+            &[],
+            &[("x-forwarded-for", "127.0.0.1")],
+            &[("x-forwarded-for", "::1, 127.0.0.1")],
+            &[("forwarded", "for=127.0.0.1"), ("x-real-ip", "127.0.0.1")],
+            &[("x-setup-token", "a-wrong-token")],
+        ];
+        for headers in forgeries {
+            let (status, body) = ns.curl("POST", &url, headers, &form);
+            assert_eq!(status, 403, "trusted {trusted:?}, {headers:?}: {body}");
+            assert_eq!(body["success"], json!(false), "{body}");
+        }
+        let state = cp.call("GET", "/api/setup", json!(null)).await;
+        assert_eq!(state["data"]["status"], json!(false), "{state}");
+        assert_eq!(state["data"]["root_init"], json!(false), "{state}");
+
+        let (status, body) = ns.curl(
+            "POST",
+            &url,
+            &[("x-setup-token", "the-setup-token-42")],
+            &form,
+        );
+        assert_eq!(status, 200, "trusted {trusted:?}: {body}");
+        assert_eq!(body["success"], json!(true), "{body}");
+        cp.login("root", "remote-pass-1").await;
+        drop(gw);
+        cp.kill();
+    }
+}

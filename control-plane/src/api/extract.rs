@@ -96,6 +96,35 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     }
 }
 
+/// Whether the client is really on this machine: its address ([`ClientIp`]) is loopback, and
+/// no proxy the control plane does not trust forwarded the request. A loopback peer that is
+/// not in `--trusted-proxies` but sends forwarding headers is a proxy (the gateway's console
+/// forwarder is one) relaying someone whose address is unknown, so it is not local.
+#[derive(Debug, Clone, Copy)]
+pub struct LocalClient(pub bool);
+
+/// Headers a proxy uses to name the client it forwards.
+const FORWARDING_HEADERS: [&str; 3] = ["x-forwarded-for", "forwarded", "x-real-ip"];
+
+impl<S: Send + Sync> FromRequestParts<S> for LocalClient {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let Ok(client) = ClientIp::from_request_parts(parts, state).await;
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| addr.ip());
+        let forwarded_by_unknown_proxy = peer.is_none_or(|peer| !is_trusted_proxy(parts, peer))
+            && FORWARDING_HEADERS
+                .iter()
+                .any(|name| parts.headers.contains_key(*name));
+        Ok(LocalClient(
+            client.is_loopback() && !forwarded_by_unknown_proxy,
+        ))
+    }
+}
+
 /// Whether a peer is a proxy whose `X-Forwarded-*` headers are believed (`--trusted-proxies`,
 /// handed to requests as an extension by [`crate::app`]).
 fn is_trusted_proxy(parts: &Parts, peer: IpAddr) -> bool {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::envelope::{EmptyEnvelope, Envelope, done, ok};
-use super::extract::{ApiJson, ClientIp};
+use super::extract::{ApiJson, LocalClient};
 use crate::domain::accounts::{self, SETUP_USERNAME_MAX};
 use crate::domain::roles::ROLE_ROOT;
 use crate::domain::secrets;
@@ -67,7 +67,7 @@ pub async fn get_setup(State(state): State<AppState>) -> ApiResult<Json<Envelope
     responses((status = 200, body = EmptyEnvelope), (status = 403, body = EmptyEnvelope)))]
 pub async fn post_setup(
     State(state): State<AppState>,
-    client: ClientIp,
+    LocalClient(local): LocalClient,
     headers: HeaderMap,
     ApiJson(form): ApiJson<SetupRequest>,
 ) -> ApiResult<Json<Envelope<()>>> {
@@ -80,7 +80,7 @@ pub async fn post_setup(
         .map(str::to_string)
         .or(form.setup_token.clone())
         .unwrap_or_default();
-    if !client.is_loopback() && !secrets::constant_time_eq(&offered, state.setup_token()) {
+    if !local && !secrets::constant_time_eq(&offered, state.setup_token()) {
         return Err(ApiError::Forbidden(Msg::SetupNotAllowed));
     }
 

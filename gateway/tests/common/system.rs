@@ -157,6 +157,25 @@ impl ControlPlane {
     /// A control plane on a fresh database of the PostgreSQL server at `admin_url` (SQLite
     /// when `None`).
     pub async fn start_on(admin_url: Option<String>, extra_args: Vec<String>) -> ControlPlane {
+        let mut cp = Self::start_uninitialized(admin_url, extra_args).await;
+        let setup = cp
+            .call(
+                "POST",
+                "/api/setup",
+                json!({"username": "root", "password": ROOT_PASSWORD, "confirmPassword": ROOT_PASSWORD}),
+            )
+            .await;
+        assert_eq!(setup["success"], json!(true), "{setup}");
+        cp.admin = cp.login("root", ROOT_PASSWORD).await;
+        cp
+    }
+
+    /// A control plane as first started: no root account yet, setup still open. Its admin
+    /// calls fail until something runs setup and [`ControlPlane::login`]s.
+    pub async fn start_uninitialized(
+        admin_url: Option<String>,
+        extra_args: Vec<String>,
+    ) -> ControlPlane {
         let db = if let Some(admin_url) = admin_url {
             let name = format!("planes_{}_{}", std::process::id(), free_port());
             let status = Command::new("psql")
@@ -181,15 +200,6 @@ impl ControlPlane {
             extra_args,
         };
         cp.launch().await;
-        let setup = cp
-            .call(
-                "POST",
-                "/api/setup",
-                json!({"username": "root", "password": ROOT_PASSWORD, "confirmPassword": ROOT_PASSWORD}),
-            )
-            .await;
-        assert_eq!(setup["success"], json!(true), "{setup}");
-        cp.admin = cp.login("root", ROOT_PASSWORD).await;
         cp
     }
 
@@ -334,6 +344,18 @@ impl Gateway {
         args: &[String],
     ) -> Gateway {
         let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+        Self::spawn_on(addr, cp_port, control_plane, spool, name, args)
+    }
+
+    /// Like [`Gateway::spawn`], with the public port on `addr`.
+    pub fn spawn_on(
+        addr: SocketAddr,
+        cp_port: u16,
+        control_plane: &str,
+        spool: &Path,
+        name: &str,
+        args: &[String],
+    ) -> Gateway {
         let admin = format!("127.0.0.1:{}", free_port());
         std::fs::create_dir_all(spool).unwrap();
         let log = spool.join("gateway.log");

@@ -37,7 +37,13 @@ export function EmailCodeField({ form, label, turnstile }: Props) {
         <Form.Item name="email" noStyle>
           <Input type="email" data-testid="email-input" />
         </Form.Item>
-        <Button onClick={onSend} loading={isLoading} disabled={cooldown > 0}>
+        {/* Keyed by state, as on the reset page: no lingering spinner in the "Resend" label. */}
+        <Button
+          key={cooldown > 0 ? 'cooldown' : 'send'}
+          onClick={onSend}
+          loading={isLoading && cooldown === 0}
+          disabled={cooldown > 0}
+        >
           {cooldown > 0 ? intl.formatMessage(m.resend, { n: cooldown }) : intl.formatMessage(m.getCode)}
         </Button>
       </Space.Compact>

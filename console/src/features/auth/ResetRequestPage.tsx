@@ -38,7 +38,16 @@ export function ResetRequestPage() {
           <Input type="email" data-testid="reset-email" />
         </Form.Item>
         <Turnstile enabled={Boolean(status.turnstile_check)} siteKey={status.turnstile_site_key} onToken={setTurnstile} />
-        <Button type="primary" htmlType="submit" block loading={isLoading && cooldown === 0} disabled={cooldown > 0}>
+        {/* Keyed by state: entering the cooldown mounts a fresh button, so the spinner's leave
+            animation cannot linger in the "Retry" label. */}
+        <Button
+          key={cooldown > 0 ? 'cooldown' : 'send'}
+          type="primary"
+          htmlType="submit"
+          block
+          loading={isLoading && cooldown === 0}
+          disabled={cooldown > 0}
+        >
           {cooldown > 0 ? intl.formatMessage(m.retry, { n: cooldown }) : intl.formatMessage(m.submit)}
         </Button>
       </Form>
