@@ -33,14 +33,19 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(parsed) = openai::parse_request(endpoint, Bytes::copy_from_slice(data)) {
             let _ = parsed.upstream_body("upstream-model", true);
             let _ = parsed.upstream_body(&parsed.model, false);
-            if let Ok(body) = parsed.body()
-                && let Ok(req) = openai_chat::decode_object(&body)
-            {
+            if let Ok(req) = openai_chat::decode_request(parsed.raw()) {
                 encode_everywhere(&req);
             }
         }
     }
     let _ = openai_chat::client_wants_usage(data);
+    // The borrowed tree the OpenAI decoder reads agrees with serde_json on every input.
+    let value = serde_json::from_slice::<serde_json::Value>(data);
+    let tree = adapters::json_tree::Json::parse(data);
+    assert_eq!(value.is_ok(), tree.is_ok(), "both parsers accept the same inputs");
+    if let (Ok(value), Ok(tree)) = (value, tree) {
+        assert_eq!(tree.to_value(), value);
+    }
     let decoded = [
         openai_chat::decode_request(data),
         claude::decode_request(data),

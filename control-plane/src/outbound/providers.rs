@@ -121,9 +121,14 @@ pub async fn test_chat(
         }),
         ..ir::Request::default()
     };
-    let body = convert::encode_request(spec.protocol, &request, model, Default::default());
+    let body = convert::encode_request(spec.protocol, &request, model, Default::default())
+        .map_err(|e| (ProviderError::Request(e.to_string()), 0))?;
     let answer = call_json(authorized(
-        client.post(url).timeout(TEST_TIMEOUT).json(&body),
+        client
+            .post(url)
+            .timeout(TEST_TIMEOUT)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(body),
         upstream,
     ))
     .await

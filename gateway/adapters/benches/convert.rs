@@ -300,14 +300,16 @@ fn requests(c: &mut Criterion<ThreadCpu>) {
         ("gemini", Protocol::Gemini),
     ] {
         g.bench_function(
-            format!("converted openai -> {name}: parse_request + decode_object + encode_request + to_vec"),
+            format!("converted openai -> {name}: parse_request + decode_request + encode_request"),
             |b| {
                 b.iter(|| {
-                    let p = parse_request(Endpoint::ChatCompletions, black_box(openai.clone())).ok()?;
+                    let p =
+                        parse_request(Endpoint::ChatCompletions, black_box(openai.clone())).ok()?;
                     // Decoded per attempt, so relay/convert.rs shapes it without a copy.
-                    let req = openai_chat::decode_object(&p.body().ok()?).ok()?;
-                    let body = convert::encode_request(protocol, &req, "upstream-model", safety);
-                    serde_json::to_vec(&body).ok().map(Bytes::from)
+                    let req = openai_chat::decode_request(p.raw()).ok()?;
+                    convert::encode_request(protocol, &req, "upstream-model", safety)
+                        .ok()
+                        .map(Bytes::from)
                 })
             },
         );
@@ -330,14 +332,14 @@ fn requests(c: &mut Criterion<ThreadCpu>) {
         },
     );
     g.bench_function(
-        "converted claude -> openai: decode_request + estimate + encode_request + to_vec",
+        "converted claude -> openai: decode_request + estimate + encode_request",
         |b| {
             b.iter(|| {
                 let (ir, estimate) = claude_job(black_box(&claude_body))?;
                 // The job keeps its IR for other attempts: each attempt shapes a copy.
                 let req = ir.clone();
                 let body = convert::encode_request(Protocol::OpenAi, &req, "gpt-4o-mini", safety);
-                Some((serde_json::to_vec(&body).ok().map(Bytes::from)?, estimate))
+                Some((body.ok().map(Bytes::from)?, estimate))
             })
         },
     );
@@ -349,44 +351,40 @@ fn requests(c: &mut Criterion<ThreadCpu>) {
         "openai parse_request (one pass, no tree + tiktoken estimate)",
         |b| b.iter(|| parse_request(Endpoint::ChatCompletions, black_box(raw.clone())).ok()),
     );
-    g.bench_function("openai_chat::decode_request (parses the body again)", |b| {
-        b.iter(|| openai_chat::decode_request(black_box(&raw)).ok())
+    g.bench_function(
+        "openai_chat::decode_request (borrowed tree, then IR)",
+        |b| b.iter(|| openai_chat::decode_request(black_box(&raw)).ok()),
+    );
+    g.bench_function("serde_json::Value of the body (for comparison)", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(black_box(&raw)).ok())
     });
-    if let Ok(p) = parse_request(Endpoint::ChatCompletions, raw.clone())
-        && let Ok(map) = p.body()
-    {
-        g.bench_function("ParsedRequest::body (the map for conversion)", |b| {
-            b.iter(|| black_box(&p).body().ok())
-        });
-        g.bench_function("openai_chat::decode_object (of that map)", |b| {
-            b.iter(|| openai_chat::decode_object(black_box(&map)).ok())
-        });
+    g.bench_function("json_tree::Json of the body", |b| {
+        b.iter(|| adapters::json_tree::Json::parse(black_box(&raw)).ok())
+    });
+    if let Ok(p) = parse_request(Endpoint::ChatCompletions, raw.clone()) {
         g.bench_function("upstream_body, same model (passthrough)", |b| {
             b.iter(|| black_box(&p).upstream_body("gpt-4o-mini", true).ok())
         });
-        g.bench_function(
-            "conversion alone, openai -> anthropic (decode_object + encode_request + to_vec)",
-            |b| {
-                b.iter(|| {
-                    let req = openai_chat::decode_object(black_box(&map)).ok()?;
-                    let body = convert::encode_request(Protocol::Anthropic, &req, "m", safety);
-                    serde_json::to_vec(&body).ok().map(Bytes::from)
-                })
-            },
-        );
     }
+    g.bench_function(
+        "conversion alone, openai -> anthropic (decode_request + encode_request)",
+        |b| {
+            b.iter(|| {
+                let req = openai_chat::decode_request(black_box(&raw)).ok()?;
+                convert::encode_request(Protocol::Anthropic, &req, "m", safety)
+                    .ok()
+                    .map(Bytes::from)
+            })
+        },
+    );
     if let Ok(ir) = openai_chat::decode_request(&raw) {
         g.bench_function("ir::Request clone", |b| b.iter(|| black_box(&ir).clone()));
         for (name, protocol) in [
             ("anthropic", Protocol::Anthropic),
             ("gemini", Protocol::Gemini),
         ] {
-            g.bench_function(format!("encode_request {name}"), |b| {
-                b.iter(|| convert::encode_request(protocol, black_box(&ir), "m", safety))
-            });
-            let body = convert::encode_request(protocol, &ir, "m", safety);
-            g.bench_function(format!("to_vec {name}"), |b| {
-                b.iter(|| serde_json::to_vec(black_box(&body)).ok())
+            g.bench_function(format!("encode_request {name} (to bytes)"), |b| {
+                b.iter(|| convert::encode_request(protocol, black_box(&ir), "m", safety).ok())
             });
         }
     }
@@ -551,7 +549,7 @@ fn check_requests_and_answers() {
     let ir = parsed
         .as_ref()
         .ok()
-        .and_then(|p| openai_chat::decode_object(&p.body().ok()?).ok());
+        .and_then(|p| openai_chat::decode_request(p.raw()).ok());
     let claude_ir = claude::decode_request(&claude_request("claude-sonnet-4-5")).ok();
     let (Some(ir), Some(claude_ir)) = (ir, claude_ir) else {
         panic!("a bench request does not decode");

@@ -123,19 +123,6 @@ impl ParsedRequest {
         &self.raw
     }
 
-    /// The client's body as a map, for conversion ([`crate::openai_chat::decode_object`]).
-    /// Parsed from the bytes on each call: only channels of another protocol need it, the
-    /// passthrough never builds it.
-    pub fn body(&self) -> Result<Map<String, Value>, ParseError> {
-        match serde_json::from_slice(&self.raw) {
-            Ok(Value::Object(body)) => Ok(body),
-            Ok(_) => Err(ParseError::MalformedJson(
-                "the body must be a JSON object".to_owned(),
-            )),
-            Err(e) => Err(ParseError::MalformedJson(e.to_string())),
-        }
-    }
-
     /// The body for the upstream: the client's bytes untouched when nothing changes,
     /// otherwise with the value of `model` replaced and `stream_options.include_usage`
     /// forced on, in place (the rest of the bytes are the client's).
@@ -444,7 +431,7 @@ mod tests {
             p.prompt_estimate,
             tokens::estimate("gpt-4o", &text) + overhead
         );
-        let body = p.body().unwrap();
+        let body: Value = serde_json::from_slice(p.raw()).unwrap();
         assert_eq!(body["messages"].as_array().unwrap().len(), 4);
     }
 

@@ -47,8 +47,8 @@ fn converted(
     let opts = EncodeOptions {
         gemini_safety: Some(&snap.options.providers.gemini_safety_settings),
     };
-    let body = convert::encode_request(protocol, &req, &model, opts);
-    let body = serde_json::to_vec(&body).map_err(|e| UpstreamError::Build(e.to_string()))?;
+    let body = convert::encode_request(protocol, &req, &model, opts)
+        .map_err(|e| UpstreamError::Build(e.to_string()))?;
     Ok(Outgoing {
         url: provider::chat_url(channel.spec, &channel.base_url, &model, req.stream),
         body: Bytes::from(body),

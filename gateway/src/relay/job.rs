@@ -193,8 +193,8 @@ pub fn openai_ir(parsed: &ParsedRequest) -> Result<ir::Request, ParseError> {
             "only chat completions convert".to_owned(),
         ));
     }
-    // parse_request built no value tree: the map is parsed here, for this conversion only.
-    openai_chat::decode_object(&parsed.body()?)
+    // parse_request built no tree: the body is decoded here, for this conversion only.
+    openai_chat::decode_request(parsed.raw())
 }
 
 /// `raw` with its top-level `model` set to `model` (untouched when it already is): the

@@ -1,10 +1,15 @@
 //! Provider side: an IR request encoded as an Anthropic Messages request body.
+//!
+//! The body is a tree of borrowed, serialisable structs written straight to bytes: no
+//! `serde_json::Value` is built on this hot path (see `benches/convert.rs`).
 
-use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
-use super::client_response::arguments_object;
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
 use crate::ir::{ImageSource, Part, Reasoning, Request, Role, ToolChoice};
-
 /// `max_tokens` when the request names none (the gateway normally fills it from the
 /// `claude.default_max_tokens` option first).
 pub const DEFAULT_MAX_TOKENS: i64 = 4096;
@@ -31,109 +36,253 @@ const MIN_THINKING_BUDGET: i64 = 1024;
 ///   that combination).
 /// - `json_output` with a schema becomes `output_config.format` (`json_schema`); plain
 ///   JSON output has no Anthropic equivalent and is dropped.
-pub fn encode_request(req: &Request, upstream_model: &str) -> Value {
-    let mut body = Map::new();
-    body.insert("model".into(), upstream_model.into());
+pub fn encode_request<'a>(req: &'a Request, upstream_model: &'a str) -> Body<'a> {
     let mut max_tokens = req
         .max_tokens
         .filter(|n| *n > 0)
         .unwrap_or(DEFAULT_MAX_TOKENS);
-
-    let system: Vec<&String> = req.system.iter().filter(|s| !s.is_empty()).collect();
-    match system.as_slice() {
-        [] => {}
-        [one] => {
-            body.insert("system".into(), one.as_str().into());
-        }
-        many => {
-            let blocks: Vec<Value> = many
-                .iter()
-                .map(|s| json!({ "type": "text", "text": s }))
-                .collect();
-            body.insert("system".into(), blocks.into());
-        }
-    }
-    body.insert("messages".into(), messages(req).into());
-
+    let system: Vec<&'a str> = req
+        .system
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let system = match system.as_slice() {
+        [] => None,
+        [one] => Some(System::Text(one)),
+        many => Some(System::Blocks(
+            many.iter().map(|text| TextBlock::Text { text }).collect(),
+        )),
+    };
     let forced_tool = matches!(
         req.tool_choice,
         Some(ToolChoice::Required | ToolChoice::Tool(_))
     ) && !req.tools.is_empty();
-    if !req.tools.is_empty() {
-        let tools: Vec<Value> = req
-            .tools
-            .iter()
-            .map(|t| {
-                let mut tool = Map::new();
-                tool.insert("name".into(), t.name.as_str().into());
-                if let Some(d) = &t.description {
-                    tool.insert("description".into(), d.as_str().into());
-                }
-                let schema = match &t.parameters {
-                    s @ Value::Object(_) => s.clone(),
-                    _ => json!({ "type": "object", "properties": {} }),
-                };
-                tool.insert("input_schema".into(), schema);
-                Value::Object(tool)
-            })
-            .collect();
-        body.insert("tools".into(), tools.into());
-        if let Some(choice) = &req.tool_choice {
-            let choice = match choice {
-                ToolChoice::Auto => json!({ "type": "auto" }),
-                ToolChoice::None => json!({ "type": "none" }),
-                ToolChoice::Required => json!({ "type": "any" }),
-                ToolChoice::Tool(name) => json!({ "type": "tool", "name": name }),
-            };
-            body.insert("tool_choice".into(), choice);
-        }
-    }
-
+    let tools: Vec<ToolOut<'a>> = req
+        .tools
+        .iter()
+        .map(|t| ToolOut {
+            name: &t.name,
+            description: t.description.as_deref(),
+            input_schema: match &t.parameters {
+                s @ Value::Object(_) => Cow::Borrowed(s),
+                _ => Cow::Owned(serde_json::json!({ "type": "object", "properties": {} })),
+            },
+        })
+        .collect();
+    let tool_choice = match (&req.tool_choice, tools.is_empty()) {
+        (Some(choice), false) => Some(match choice {
+            ToolChoice::Auto => ChoiceOut::Auto,
+            ToolChoice::None => ChoiceOut::None,
+            ToolChoice::Required => ChoiceOut::Any,
+            ToolChoice::Tool(name) => ChoiceOut::Tool { name },
+        }),
+        _ => None,
+    };
     let budget = req
         .reasoning
         .as_ref()
         .and_then(thinking_budget)
         .filter(|_| !forced_tool);
-    if let Some(budget) = budget {
-        if max_tokens <= budget {
-            max_tokens = max_tokens.saturating_add(budget);
+    let (thinking, temperature, top_p, top_k) = match budget {
+        Some(budget_tokens) => {
+            if max_tokens <= budget_tokens {
+                max_tokens = max_tokens.saturating_add(budget_tokens);
+            }
+            let top_p = req.top_p.filter(|p| (0.95..=1.0).contains(p));
+            (Some(Thinking::Enabled { budget_tokens }), None, top_p, None)
         }
-        body.insert(
-            "thinking".into(),
-            json!({ "type": "enabled", "budget_tokens": budget }),
-        );
-        if let Some(p) = req.top_p.filter(|p| (0.95..=1.0).contains(p)) {
-            body.insert("top_p".into(), p.into());
-        }
-    } else {
-        if let Some(t) = req.temperature {
-            body.insert("temperature".into(), t.into());
-        }
-        if let Some(p) = req.top_p {
-            body.insert("top_p".into(), p.into());
-        }
-        if let Some(k) = req.top_k {
-            body.insert("top_k".into(), k.into());
-        }
+        None => (None, req.temperature, req.top_p, req.top_k),
+    };
+    Body {
+        model: upstream_model,
+        system,
+        messages: messages(req),
+        tools,
+        tool_choice,
+        thinking,
+        temperature,
+        top_p,
+        top_k,
+        max_tokens,
+        stop_sequences: &req.stop,
+        stream: req.stream,
+        metadata: req
+            .user
+            .as_deref()
+            .filter(|u| !u.is_empty())
+            .map(|user_id| Metadata { user_id }),
+        output_config: match &req.json_output {
+            Some(schema @ Value::Object(_)) => Some(OutputConfig {
+                format: Format::JsonSchema { schema },
+            }),
+            _ => None,
+        },
     }
-    body.insert("max_tokens".into(), max_tokens.into());
+}
 
-    if !req.stop.is_empty() {
-        body.insert("stop_sequences".into(), req.stop.clone().into());
+/// A Messages request body, borrowing the IR request it was made of.
+#[derive(Debug, Serialize)]
+pub struct Body<'a> {
+    model: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system: Option<System<'a>>,
+    messages: Vec<MessageOut<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<ToolOut<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<ChoiceOut<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thinking: Option<Thinking>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_p: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_k: Option<i64>,
+    max_tokens: i64,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    stop_sequences: &'a [String],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metadata: Option<Metadata<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_config: Option<OutputConfig<'a>>,
+}
+
+/// `system`: one prompt as a string, several as text blocks.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum System<'a> {
+    Text(&'a str),
+    Blocks(Vec<TextBlock<'a>>),
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum TextBlock<'a> {
+    Text { text: &'a str },
+}
+
+#[derive(Debug, Serialize)]
+struct MessageOut<'a> {
+    role: &'static str,
+    content: Vec<Block<'a>>,
+}
+
+/// A content block of a message.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Block<'a> {
+    Text {
+        text: &'a str,
+    },
+    Image {
+        source: Source<'a>,
+    },
+    Thinking {
+        thinking: &'a str,
+        signature: &'a str,
+    },
+    RedactedThinking {
+        data: &'a str,
+    },
+    ToolUse {
+        id: &'a str,
+        name: &'a str,
+        input: Input<'a>,
+    },
+    ToolResult {
+        tool_use_id: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        content: Option<ResultContent<'a>>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+    },
+}
+
+/// What a tool result holds: its only text as a string, or text and image blocks.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum ResultContent<'a> {
+    Text(&'a str),
+    Blocks(Vec<ResultBlock<'a>>),
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ResultBlock<'a> {
+    Text { text: &'a str },
+    Image { source: Source<'a> },
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Source<'a> {
+    Base64 { media_type: &'a str, data: &'a str },
+    Url { url: &'a str },
+}
+
+/// A tool call's `input`: its arguments as given when they are a JSON object, else `{}`.
+#[derive(Debug)]
+struct Input<'a>(Option<&'a RawValue>);
+
+impl Serialize for Input<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(raw) => raw.serialize(s),
+            None => serde_json::Map::new().serialize(s),
+        }
     }
-    if req.stream {
-        body.insert("stream".into(), true.into());
+}
+
+impl<'a> Input<'a> {
+    fn of(arguments: &'a str) -> Self {
+        let raw = serde_json::from_str::<&RawValue>(arguments)
+            .ok()
+            .filter(|raw| raw.get().starts_with('{'));
+        Input(raw)
     }
-    if let Some(user) = req.user.as_deref().filter(|u| !u.is_empty()) {
-        body.insert("metadata".into(), json!({ "user_id": user }));
-    }
-    if let Some(schema @ Value::Object(_)) = &req.json_output {
-        body.insert(
-            "output_config".into(),
-            json!({ "format": { "type": "json_schema", "schema": schema } }),
-        );
-    }
-    Value::Object(body)
+}
+
+#[derive(Debug, Serialize)]
+struct ToolOut<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    input_schema: Cow<'a, Value>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ChoiceOut<'a> {
+    Auto,
+    None,
+    Any,
+    Tool { name: &'a str },
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Thinking {
+    Enabled { budget_tokens: i64 },
+}
+
+#[derive(Debug, Serialize)]
+struct Metadata<'a> {
+    user_id: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+struct OutputConfig<'a> {
+    format: Format<'a>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Format<'a> {
+    JsonSchema { schema: &'a Value },
 }
 
 /// The thinking budget asked for, or `None` for no thinking.
@@ -155,8 +304,8 @@ fn thinking_budget(r: &Reasoning) -> Option<i64> {
 }
 
 /// The messages, merged by role.
-fn messages(req: &Request) -> Vec<Value> {
-    let mut out: Vec<(Role, Vec<Value>)> = Vec::with_capacity(req.messages.len());
+fn messages(req: &Request) -> Vec<MessageOut<'_>> {
+    let mut out: Vec<(Role, Vec<Block<'_>>)> = Vec::with_capacity(req.messages.len());
     for m in &req.messages {
         for p in &m.content {
             // Tool results always belong to the user.
@@ -172,101 +321,88 @@ fn messages(req: &Request) -> Vec<Value> {
         }
     }
     out.into_iter()
-        .map(|(role, mut blocks)| {
+        .map(|(role, mut content)| {
             let role = match role {
                 Role::User => {
                     // Tool results must come first in a user message.
-                    blocks.sort_by_key(|b| {
-                        b.get("type").and_then(Value::as_str) != Some("tool_result")
-                    });
+                    content.sort_by_key(|b| !matches!(b, Block::ToolResult { .. }));
                     "user"
                 }
                 Role::Assistant => "assistant",
             };
-            // Moved in: `json!` would copy the blocks by serialising them.
-            let mut message = json!({ "role": role });
-            message["content"] = Value::Array(blocks);
-            message
+            MessageOut { role, content }
         })
         .collect()
 }
 
 /// The content block of a part; `None` for empty text and unsigned thinking.
-fn block(p: &Part) -> Option<Value> {
+fn block(p: &Part) -> Option<Block<'_>> {
     match p {
         Part::Text(t) if t.is_empty() => None,
-        Part::Text(t) => Some(json!({ "type": "text", "text": t })),
-        Part::Image(src) => Some(image(src)),
+        Part::Text(text) => Some(Block::Text { text }),
+        Part::Image(src) => Some(Block::Image {
+            source: source(src),
+        }),
         Part::Thinking {
             text,
-            signature: Some(sig),
-        } => Some(json!({ "type": "thinking", "thinking": text, "signature": sig })),
+            signature: Some(signature),
+        } => Some(Block::Thinking {
+            thinking: text,
+            signature,
+        }),
         Part::Thinking {
             signature: None, ..
         } => None,
-        Part::RedactedThinking(data) => Some(json!({ "type": "redacted_thinking", "data": data })),
+        Part::RedactedThinking(data) => Some(Block::RedactedThinking { data }),
         Part::ToolCall {
             id,
             name,
             arguments,
-        } => Some(json!({
-            "type": "tool_use",
-            "id": id,
-            "name": name,
-            "input": arguments_object(arguments),
-        })),
+        } => Some(Block::ToolUse {
+            id,
+            name,
+            input: Input::of(arguments),
+        }),
         Part::ToolResult {
             call_id,
             content,
             is_error,
             ..
         } => {
-            let mut b = Map::new();
-            b.insert("type".into(), "tool_result".into());
-            b.insert("tool_use_id".into(), call_id.as_str().into());
             // Only text and images are allowed inside; nested results are not followed.
-            let inner: Vec<Value> = content
+            let mut inner: Vec<ResultBlock<'_>> = content
                 .iter()
                 .filter_map(|p| match p {
-                    Part::Text(t) if !t.is_empty() => Some(json!({ "type": "text", "text": t })),
-                    Part::Image(src) => Some(image(src)),
+                    Part::Text(text) if !text.is_empty() => Some(ResultBlock::Text { text }),
+                    Part::Image(src) => Some(ResultBlock::Image {
+                        source: source(src),
+                    }),
                     _ => None,
                 })
                 .collect();
-            match inner.as_slice() {
-                [] => {}
-                [only] if only.get("type").and_then(Value::as_str) == Some("text") => {
-                    b.insert(
-                        "content".into(),
-                        only.get("text").cloned().unwrap_or_default(),
-                    );
-                }
-                _ => {
-                    b.insert("content".into(), inner.into());
-                }
-            }
-            if *is_error {
-                b.insert("is_error".into(), true.into());
-            }
-            Some(Value::Object(b))
+            let content = match inner.as_slice() {
+                [] => None,
+                [ResultBlock::Text { text }] => Some(ResultContent::Text(text)),
+                _ => Some(ResultContent::Blocks(std::mem::take(&mut inner))),
+            };
+            Some(Block::ToolResult {
+                tool_use_id: call_id,
+                content,
+                is_error: *is_error,
+            })
         }
     }
 }
 
-/// An image block; a `data:` URL is sent as a base64 source.
-fn image(src: &ImageSource) -> Value {
-    let source = match src {
-        ImageSource::Base64 { media_type, data } => {
-            json!({ "type": "base64", "media_type": media_type, "data": data })
-        }
+/// An image's source; a `data:` URL is sent as a base64 source.
+fn source(src: &ImageSource) -> Source<'_> {
+    match src {
+        ImageSource::Base64 { media_type, data } => Source::Base64 { media_type, data },
         ImageSource::Url(url) => match data_url(url) {
-            Some((media_type, data)) => {
-                json!({ "type": "base64", "media_type": media_type, "data": data })
-            }
-            None => json!({ "type": "url", "url": url }),
+            Some((media_type, data)) => Source::Base64 { media_type, data },
+            None => Source::Url { url },
         },
-    };
-    json!({ "type": "image", "source": source })
+    }
 }
 
 /// The media type and base64 data of a `data:<type>;base64,<data>` URL.

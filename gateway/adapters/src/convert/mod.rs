@@ -88,16 +88,16 @@ pub struct EncodeOptions<'a> {
     pub gemini_safety: Option<&'a std::collections::HashMap<String, String>>,
 }
 
-/// The body of `req` for a channel speaking `protocol`, for `upstream_model`.
+/// The body of `req` for a channel speaking `protocol`, for `upstream_model`, as bytes.
 pub fn encode_request(
     protocol: Protocol,
     req: &ir::Request,
     upstream_model: &str,
     opts: EncodeOptions<'_>,
-) -> Value {
+) -> Result<Vec<u8>, serde_json::Error> {
     match protocol {
-        Protocol::OpenAi => openai_chat::encode_request(req, upstream_model),
-        Protocol::Anthropic => claude::encode_request(req, upstream_model),
+        Protocol::OpenAi => serde_json::to_vec(&openai_chat::encode_request(req, upstream_model)),
+        Protocol::Anthropic => serde_json::to_vec(&claude::encode_request(req, upstream_model)),
         Protocol::Gemini => {
             let mut body = gemini::encode_request(req, upstream_model);
             if let Some(safety) = opts.gemini_safety
@@ -105,7 +105,7 @@ pub fn encode_request(
             {
                 o.insert("safetySettings".to_owned(), gemini_safety(safety));
             }
-            body
+            serde_json::to_vec(&body)
         }
     }
 }

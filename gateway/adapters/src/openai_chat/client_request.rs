@@ -1,10 +1,14 @@
 //! Client side: a `POST /v1/chat/completions` body decoded to an IR request.
+//!
+//! Decoded from a borrowed tree ([`Json`]), not a `serde_json::Value`: this runs on every
+//! converted request (see `benches/convert.rs`).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::wire::{arguments_text, content_text, image_source, str_field};
+use super::wire::image_source;
 use crate::ParseError;
 use crate::ir::{Message, Part, Reasoning, Request, Role, Tool, ToolChoice};
+use crate::json_tree::Json;
 
 /// Decodes a Chat Completions request body.
 ///
@@ -14,26 +18,18 @@ use crate::ir::{Message, Part, Reasoning, Request, Role, Tool, ToolChoice};
 /// placed first. Audio and file parts, image `detail`, `n`, `logprobs`, `seed` and other
 /// options the IR has no place for are dropped; empty text is dropped too.
 pub fn decode_request(body: &[u8]) -> Result<Request, ParseError> {
-    let v: Value =
-        serde_json::from_slice(body).map_err(|e| ParseError::MalformedJson(e.to_string()))?;
-    let Value::Object(body) = v else {
+    let body = Json::parse(body).map_err(|e| ParseError::MalformedJson(e.to_string()))?;
+    if !body.is_object() {
         return Err(ParseError::Invalid(
             "the body must be a JSON object".to_owned(),
         ));
-    };
-    decode_object(&body)
-}
-
-/// [`decode_request`] of a body already parsed (the gateway parses every OpenAI request for
-/// the passthrough path first: see [`crate::openai::ParsedRequest::body`]), so a converted
-/// request is not parsed twice.
-pub fn decode_object(body: &Map<String, Value>) -> Result<Request, ParseError> {
+    }
     let model = match body.get("model") {
-        Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_owned(),
+        Some(Json::Str(m)) if !m.trim().is_empty() => m.trim().to_owned(),
         _ => return Err(ParseError::MissingModel),
     };
     let messages = match body.get("messages") {
-        Some(Value::Array(m)) if !m.is_empty() => m,
+        Some(Json::Array(m)) if !m.is_empty() => m,
         _ => {
             return Err(ParseError::Invalid(
                 "field `messages` must be a non-empty array".to_owned(),
@@ -44,22 +40,22 @@ pub fn decode_object(body: &Map<String, Value>) -> Result<Request, ParseError> {
     for (i, m) in messages.iter().enumerate() {
         conv.add(i, m)?;
     }
-    let num = |k: &str| body.get(k).and_then(Value::as_f64);
-    let int = |k: &str| body.get(k).and_then(Value::as_i64);
+    let num = |k: &str| body.get(k).and_then(Json::as_f64);
+    let int = |k: &str| body.get(k).and_then(Json::as_i64);
     Ok(Request {
         model,
         system: conv.system,
         messages: conv.messages,
-        tools: tools(body)?,
-        tool_choice: tool_choice(body),
+        tools: tools(&body)?,
+        tool_choice: tool_choice(&body),
         max_tokens: int("max_completion_tokens").or_else(|| int("max_tokens")),
         temperature: num("temperature"),
         top_p: num("top_p"),
         top_k: int("top_k"),
         stop: stop(body.get("stop")),
-        stream: body.get("stream").and_then(Value::as_bool).unwrap_or(false),
-        reasoning: reasoning(body),
-        user: body.get("user").and_then(Value::as_str).map(str::to_owned),
+        stream: body.get("stream").and_then(Json::as_bool).unwrap_or(false),
+        reasoning: reasoning(&body),
+        user: body.get("user").and_then(Json::as_str).map(str::to_owned),
         json_output: json_output(body.get("response_format")),
     })
 }
@@ -88,10 +84,10 @@ struct Conversation {
 }
 
 impl Conversation {
-    fn add(&mut self, i: usize, m: &Value) -> Result<(), ParseError> {
+    fn add(&mut self, i: usize, m: &Json<'_>) -> Result<(), ParseError> {
         let role = m
             .get("role")
-            .and_then(Value::as_str)
+            .and_then(Json::as_str)
             .ok_or_else(|| invalid(i, "role", "is required"))?;
         let content = m.get("content");
         let was_tool = std::mem::take(&mut self.after_tool);
@@ -171,7 +167,7 @@ impl Conversation {
     }
 
     /// Thinking first, then text, then tool calls.
-    fn assistant_parts(&mut self, i: usize, m: &Value) -> Result<Vec<Part>, ParseError> {
+    fn assistant_parts(&mut self, i: usize, m: &Json<'_>) -> Result<Vec<Part>, ParseError> {
         let mut out = Vec::new();
         if let Some(t) = str_field(m, "reasoning_content").or_else(|| str_field(m, "reasoning")) {
             out.push(Part::Thinking {
@@ -181,11 +177,11 @@ impl Conversation {
         }
         out.extend(parts(i, m.get("content"))?);
         if let Some(calls) = m.get("tool_calls").filter(|c| !c.is_null()) {
-            let Value::Array(calls) = calls else {
+            let Json::Array(calls) = calls else {
                 return Err(invalid(i, "tool_calls", "must be an array"));
             };
             for (j, c) in calls.iter().enumerate() {
-                if c.get("type").and_then(Value::as_str).unwrap_or("function") != "function" {
+                if c.get("type").and_then(Json::as_str).unwrap_or("function") != "function" {
                     continue;
                 }
                 let f = c.get("function");
@@ -225,20 +221,20 @@ fn invalid(i: usize, field: &str, what: &str) -> ParseError {
 
 /// The parts of a message `content`: a string, `null`, or an array of text and image parts
 /// (audio, file and unknown parts are skipped).
-fn parts(i: usize, content: Option<&Value>) -> Result<Vec<Part>, ParseError> {
+fn parts(i: usize, content: Option<&Json<'_>>) -> Result<Vec<Part>, ParseError> {
     let mut out = Vec::new();
     match content {
-        None | Some(Value::Null) => {}
-        Some(Value::String(s)) => {
+        None | Some(Json::Null) => {}
+        Some(Json::Str(s)) => {
             if !s.is_empty() {
-                out.push(Part::Text(s.clone()));
+                out.push(Part::Text(s.to_string()));
             }
         }
-        Some(Value::Array(items)) => {
+        Some(Json::Array(items)) => {
             for p in items {
-                match p.get("type").and_then(Value::as_str) {
+                match p.get("type").and_then(Json::as_str) {
                     Some("text") | None => {
-                        let text = p.as_str().or_else(|| p.get("text").and_then(Value::as_str));
+                        let text = p.as_str().or_else(|| p.get("text").and_then(Json::as_str));
                         if let Some(t) = text.filter(|t| !t.is_empty()) {
                             out.push(Part::Text(t.to_owned()));
                         }
@@ -250,7 +246,7 @@ fn parts(i: usize, content: Option<&Value>) -> Result<Vec<Part>, ParseError> {
                     }
                     Some("image_url") => {
                         let url = p.get("image_url").and_then(|u| {
-                            u.as_str().or_else(|| u.get("url").and_then(Value::as_str))
+                            u.as_str().or_else(|| u.get("url").and_then(Json::as_str))
                         });
                         match url.filter(|u| !u.is_empty()) {
                             Some(u) => out.push(Part::Image(image_source(u))),
@@ -269,18 +265,18 @@ fn parts(i: usize, content: Option<&Value>) -> Result<Vec<Part>, ParseError> {
 }
 
 /// `tools` (function tools; others are skipped) and legacy `functions`.
-fn tools(body: &Map<String, Value>) -> Result<Vec<Tool>, ParseError> {
+fn tools(body: &Json<'_>) -> Result<Vec<Tool>, ParseError> {
     let mut out = Vec::new();
     let list = |k: &str| match body.get(k) {
-        None | Some(Value::Null) => Ok(&[][..]),
-        Some(Value::Array(a)) => Ok(a.as_slice()),
+        None | Some(Json::Null) => Ok(&[][..]),
+        Some(Json::Array(a)) => Ok(a.as_slice()),
         Some(_) => Err(ParseError::Invalid(format!("field `{k}` must be an array"))),
     };
     for (j, t) in list("tools")?.iter().enumerate() {
-        if t.get("type").and_then(Value::as_str).unwrap_or("function") != "function" {
+        if t.get("type").and_then(Json::as_str).unwrap_or("function") != "function" {
             continue;
         }
-        let f = t.get("function").unwrap_or(&Value::Null);
+        let f = t.get("function").unwrap_or(&Json::Null);
         out.push(
             tool(f).ok_or_else(|| {
                 ParseError::Invalid(format!("tools[{j}].function.name is required"))
@@ -296,31 +292,31 @@ fn tools(body: &Map<String, Value>) -> Result<Vec<Tool>, ParseError> {
     Ok(out)
 }
 
-fn tool(f: &Value) -> Option<Tool> {
+fn tool(f: &Json<'_>) -> Option<Tool> {
     Some(Tool {
         name: str_field(f, "name")?.to_owned(),
         description: str_field(f, "description").map(str::to_owned),
         parameters: match f.get("parameters") {
-            None | Some(Value::Null) => serde_json::json!({"type": "object", "properties": {}}),
-            Some(p) => p.clone(),
+            None | Some(Json::Null) => serde_json::json!({"type": "object", "properties": {}}),
+            Some(p) => p.to_value(),
         },
     })
 }
 
 /// `tool_choice`, or legacy `function_call`; unknown forms are ignored.
-fn tool_choice(body: &Map<String, Value>) -> Option<ToolChoice> {
+fn tool_choice(body: &Json<'_>) -> Option<ToolChoice> {
     let v = body
         .get("tool_choice")
         .filter(|v| !v.is_null())
         .or_else(|| body.get("function_call"))?;
     match v {
-        Value::String(s) => match s.as_str() {
+        Json::Str(s) => match &**s {
             "auto" => Some(ToolChoice::Auto),
             "none" => Some(ToolChoice::None),
             "required" => Some(ToolChoice::Required),
             _ => None,
         },
-        Value::Object(_) => {
+        Json::Object(_) => {
             let name = v
                 .get("function")
                 .and_then(|f| str_field(f, "name"))
@@ -332,12 +328,12 @@ fn tool_choice(body: &Map<String, Value>) -> Option<ToolChoice> {
 }
 
 /// `stop`: a string or an array of strings.
-fn stop(v: Option<&Value>) -> Vec<String> {
+fn stop(v: Option<&Json<'_>>) -> Vec<String> {
     match v {
-        Some(Value::String(s)) if !s.is_empty() => vec![s.clone()],
-        Some(Value::Array(a)) => a
+        Some(Json::Str(s)) if !s.is_empty() => vec![s.to_string()],
+        Some(Json::Array(a)) => a
             .iter()
-            .filter_map(Value::as_str)
+            .filter_map(Json::as_str)
             .filter(|s| !s.is_empty())
             .map(str::to_owned)
             .collect(),
@@ -347,11 +343,11 @@ fn stop(v: Option<&Value>) -> Vec<String> {
 
 /// `reasoning_effort`, or OpenRouter's `reasoning: {effort, max_tokens}`. A client asking
 /// for reasoning also gets the thoughts back (as `reasoning_content`).
-fn reasoning(body: &Map<String, Value>) -> Option<Reasoning> {
+fn reasoning(body: &Json<'_>) -> Option<Reasoning> {
     let nested = body.get("reasoning").filter(|r| r.is_object());
     let effort = body
         .get("reasoning_effort")
-        .and_then(Value::as_str)
+        .and_then(Json::as_str)
         .or_else(|| nested.and_then(|r| r.get("effort")?.as_str()))
         .filter(|e| !e.is_empty());
     let budget = nested.and_then(|r| r.get("max_tokens")?.as_i64());
@@ -366,16 +362,58 @@ fn reasoning(body: &Map<String, Value>) -> Option<Reasoning> {
 }
 
 /// `response_format`: `json_object` → plain JSON, `json_schema` → its schema.
-fn json_output(v: Option<&Value>) -> Option<Value> {
+fn json_output(v: Option<&Json<'_>>) -> Option<Value> {
     let v = v?;
-    match v.get("type").and_then(Value::as_str)? {
+    match v.get("type").and_then(Json::as_str)? {
         "json_object" => Some(Value::Null),
         "json_schema" => Some(
             v.get("json_schema")
                 .and_then(|s| s.get("schema"))
-                .cloned()
-                .unwrap_or(Value::Null),
+                .map_or(Value::Null, Json::to_value),
         ),
         _ => None,
+    }
+}
+
+/// A non-empty string field.
+fn str_field<'j>(v: &'j Json<'_>, key: &str) -> Option<&'j str> {
+    v.get(key).and_then(Json::as_str).filter(|s| !s.is_empty())
+}
+
+/// The text of a message `content`: a string, or the `text` (or `refusal`) of its parts
+/// joined by `sep`; anything else is empty.
+fn content_text(content: Option<&Json<'_>>, sep: &str) -> String {
+    match content {
+        Some(Json::Str(s)) => s.to_string(),
+        Some(Json::Array(parts)) => {
+            let mut out = String::new();
+            for p in parts {
+                let text = match p {
+                    Json::Str(s) => Some(&**s),
+                    _ => p
+                        .get("text")
+                        .or_else(|| p.get("refusal"))
+                        .and_then(Json::as_str),
+                };
+                if let Some(t) = text.filter(|t| !t.is_empty()) {
+                    if !out.is_empty() {
+                        out.push_str(sep);
+                    }
+                    out.push_str(t);
+                }
+            }
+            out
+        }
+        _ => String::new(),
+    }
+}
+
+/// Arguments of a function call as JSON text: a string as given (empty → `{}`), any other
+/// JSON (some clients send an object) serialised.
+fn arguments_text(v: Option<&Json<'_>>) -> String {
+    match v {
+        Some(Json::Str(s)) if !s.is_empty() => s.to_string(),
+        None | Some(Json::Null) | Some(Json::Str(_)) => "{}".to_owned(),
+        Some(other) => other.to_value().to_string(),
     }
 }

@@ -1,6 +1,6 @@
 //! OpenAI Chat Completions through the IR: client requests and answers when the channel speaks another protocol, and the OpenAI provider protocol for clients of other dialects.
 //!
-//! Client side: [`decode_request`] / [`decode_object`] (+ [`client_wants_usage`]),
+//! Client side: [`decode_request`] (+ [`client_wants_usage`]),
 //! [`encode_response`], [`StreamEncoder`], [`error_body`]. Provider side: [`encode_request`],
 //! [`decode_response`], [`StreamDecoder`]. The same-dialect passthrough is
 //! [`crate::openai`]; this module is used only when the two ends differ.
@@ -17,7 +17,7 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
-pub use client_request::{client_wants_usage, decode_object, decode_request};
+pub use client_request::{client_wants_usage, decode_request};
 pub use client_response::encode_response;
 pub use client_stream::StreamEncoder;
 pub use error::error_body;

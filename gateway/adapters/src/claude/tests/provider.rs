@@ -3,7 +3,12 @@
 use serde_json::{Value, json};
 
 use crate::ParseError;
-use crate::claude::{decode_request, decode_response, encode_request, error_message};
+use crate::claude::{decode_request, decode_response, error_message};
+
+/// The encoded body as JSON, to compare.
+fn encode_request(req: &crate::ir::Request, model: &str) -> Value {
+    serde_json::to_value(crate::claude::encode_request(req, model)).unwrap()
+}
 use crate::ir::{
     ImageSource, Message, Part, Reasoning, Request, Response, Role, StopReason, Tool, ToolChoice,
     Usage,

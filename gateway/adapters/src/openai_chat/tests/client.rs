@@ -8,7 +8,7 @@ use crate::ir::{
     ToolChoice, Usage,
 };
 use crate::openai_chat::{
-    StreamEncoder, client_wants_usage, decode_object, decode_request, encode_response, error_body,
+    StreamEncoder, client_wants_usage, decode_request, encode_response, error_body,
 };
 
 fn decode(v: Value) -> Result<Request, ParseError> {
@@ -138,13 +138,13 @@ fn decodes_a_full_conversation() {
         user: Some("u-42".into()),
         json_output: Some(json!({"type": "object"})),
     };
-    // The gateway decodes the map ParsedRequest::body parses: the same IR.
+    // The gateway decodes the bytes ParsedRequest kept: the same IR.
     let parsed = crate::openai::parse_request(
         crate::openai::Endpoint::ChatCompletions,
         bytes::Bytes::from(body.to_string()),
     )
     .unwrap();
-    assert_eq!(decode_object(&parsed.body().unwrap()).unwrap(), want);
+    assert_eq!(decode_request(parsed.raw()).unwrap(), want);
     assert_eq!(decode(body).unwrap(), want);
 }
 
