@@ -8,6 +8,7 @@ pub mod client_ip;
 pub mod convert;
 pub mod gemini;
 pub mod ir;
+pub mod json_out;
 pub mod json_tree;
 pub mod openai;
 pub mod openai_chat;

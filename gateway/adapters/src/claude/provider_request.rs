@@ -7,9 +7,9 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use crate::ir::{ImageSource, Part, Reasoning, Request, Role, ToolChoice};
+use crate::json_out::ObjectText;
 /// `max_tokens` when the request names none (the gateway normally fills it from the
 /// `claude.default_max_tokens` option first).
 pub const DEFAULT_MAX_TOKENS: i64 = 4096;
@@ -191,7 +191,7 @@ enum Block<'a> {
     ToolUse {
         id: &'a str,
         name: &'a str,
-        input: Input<'a>,
+        input: ObjectText<'a>,
     },
     ToolResult {
         tool_use_id: &'a str,
@@ -222,28 +222,6 @@ enum ResultBlock<'a> {
 enum Source<'a> {
     Base64 { media_type: &'a str, data: &'a str },
     Url { url: &'a str },
-}
-
-/// A tool call's `input`: its arguments as given when they are a JSON object, else `{}`.
-#[derive(Debug)]
-struct Input<'a>(Option<&'a RawValue>);
-
-impl Serialize for Input<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            Some(raw) => raw.serialize(s),
-            None => serde_json::Map::new().serialize(s),
-        }
-    }
-}
-
-impl<'a> Input<'a> {
-    fn of(arguments: &'a str) -> Self {
-        let raw = serde_json::from_str::<&RawValue>(arguments)
-            .ok()
-            .filter(|raw| raw.get().starts_with('{'));
-        Input(raw)
-    }
 }
 
 #[derive(Debug, Serialize)]
@@ -361,7 +339,7 @@ fn block(p: &Part) -> Option<Block<'_>> {
         } => Some(Block::ToolUse {
             id,
             name,
-            input: Input::of(arguments),
+            input: ObjectText::of(arguments),
         }),
         Part::ToolResult {
             call_id,

@@ -100,37 +100,22 @@ pub fn encode_request(
         Protocol::Anthropic => serde_json::to_vec(&claude::encode_request(req, upstream_model)),
         Protocol::Gemini => {
             let mut body = gemini::encode_request(req, upstream_model);
-            if let Some(safety) = opts.gemini_safety
-                && let Value::Object(o) = &mut body
-            {
-                o.insert("safetySettings".to_owned(), gemini_safety(safety));
+            if let Some(safety) = opts.gemini_safety {
+                body.set_safety(gemini_safety(safety));
             }
             serde_json::to_vec(&body)
         }
     }
 }
 
-/// Gemini's harm categories the `gemini.safety_settings` option sets.
-const HARM_CATEGORIES: [&str; 5] = [
-    "HARM_CATEGORY_HARASSMENT",
-    "HARM_CATEGORY_HATE_SPEECH",
-    "HARM_CATEGORY_SEXUALLY_EXPLICIT",
-    "HARM_CATEGORY_DANGEROUS_CONTENT",
-    "HARM_CATEGORY_CIVIC_INTEGRITY",
-];
-
 /// `safetySettings` from the option: each category's own threshold, else "default", else OFF.
-fn gemini_safety(settings: &std::collections::HashMap<String, String>) -> Value {
+fn gemini_safety(
+    settings: &std::collections::HashMap<String, String>,
+) -> impl Iterator<Item = (&'static str, &str)> {
     let default = settings.get("default").map_or("OFF", String::as_str);
-    Value::Array(
-        HARM_CATEGORIES
-            .iter()
-            .map(|c| {
-                let threshold = settings.get(*c).map_or(default, String::as_str);
-                serde_json::json!({"category": c, "threshold": threshold})
-            })
-            .collect(),
-    )
+    gemini::HARM_CATEGORIES
+        .iter()
+        .map(move |c| (*c, settings.get(*c).map_or(default, String::as_str)))
 }
 
 /// A channel's complete answer in `protocol`, as IR.
@@ -165,13 +150,26 @@ mod tests {
             "HARM_CATEGORY_CIVIC_INTEGRITY".to_owned(),
             "BLOCK_ONLY_HIGH".to_owned(),
         );
-        let v = gemini_safety(&s);
-        assert_eq!(v.as_array().unwrap().len(), 5);
-        assert_eq!(v[0]["threshold"], "BLOCK_NONE");
-        assert_eq!(v[4]["threshold"], "BLOCK_ONLY_HIGH");
+        let v: Vec<_> = gemini_safety(&s).collect();
+        assert_eq!(v.len(), 5);
+        assert_eq!(v[0].1, "BLOCK_NONE");
+        assert_eq!(v[4], ("HARM_CATEGORY_CIVIC_INTEGRITY", "BLOCK_ONLY_HIGH"));
+        let empty = std::collections::HashMap::new();
+        assert_eq!(gemini_safety(&empty).nth(1).map(|(_, t)| t), Some("OFF"));
+        let req = ir::Request {
+            model: "m".into(),
+            ..Default::default()
+        };
+        let opts = EncodeOptions {
+            gemini_safety: Some(&s),
+        };
+        let body: Value =
+            serde_json::from_slice(&encode_request(Protocol::Gemini, &req, "m", opts).unwrap())
+                .unwrap();
+        assert_eq!(body["safetySettings"][4]["threshold"], "BLOCK_ONLY_HIGH");
         assert_eq!(
-            gemini_safety(&std::collections::HashMap::new())[1]["threshold"],
-            "OFF"
+            body["safetySettings"][0]["category"],
+            "HARM_CATEGORY_HARASSMENT"
         );
     }
 

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::parts::{EncodeMode, encode_parts};
+use super::parts_out::{EncodeMode, encode_parts};
 use super::usage::{finish_reason, to_metadata};
 use crate::ir::Response;
 

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::parts::call_args;
+use super::parts_out::call_args;
 use super::usage::{finish_reason, to_metadata};
 use crate::ir::{StopReason, StreamEvent, Usage};
 

@@ -15,6 +15,7 @@ mod error;
 mod fields;
 mod models;
 mod parts;
+mod parts_out;
 mod provider_request;
 mod provider_response;
 mod provider_stream;
@@ -33,6 +34,8 @@ pub use embeddings::{
 };
 pub use error::error_body;
 pub use models::model_list;
-pub use provider_request::{EncodeOptions, encode_request, encode_request_with};
+pub use provider_request::{
+    Body, EncodeOptions, HARM_CATEGORIES, encode_request, encode_request_with,
+};
 pub use provider_response::decode_response;
 pub use provider_stream::StreamDecoder;

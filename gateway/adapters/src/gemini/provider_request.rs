@@ -1,15 +1,20 @@
 //! Provider side: an IR request encoded as a Gemini `generateContent` body.
+//!
+//! The body is a tree of borrowed, serialisable structs written straight to bytes: no
+//! `serde_json::Value` is built on this hot path except the cleaned tool schemas (see
+//! `benches/convert.rs`).
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
-use super::parts::{EncodeMode, encode_parts};
+use super::parts_out::{EncodeMode, PartOut, encode_parts};
 use super::schema;
 use crate::ir::{Part, Reasoning, Request, Role, ToolChoice};
 
 /// Harm categories [`EncodeOptions::safety_threshold`] applies to.
-const HARM_CATEGORIES: [&str; 5] = [
+pub const HARM_CATEGORIES: [&str; 5] = [
     "HARM_CATEGORY_HARASSMENT",
     "HARM_CATEGORY_HATE_SPEECH",
     "HARM_CATEGORY_SEXUALLY_EXPLICIT",
@@ -32,7 +37,7 @@ pub struct EncodeOptions<'a> {
 
 /// Encodes `req` for `POST {base}/v1beta/models/{upstream_model}:generateContent` (the model
 /// goes in the URL, not the body) with default [`EncodeOptions`].
-pub fn encode_request(req: &Request, upstream_model: &str) -> Value {
+pub fn encode_request<'a>(req: &'a Request, upstream_model: &str) -> Body<'a> {
     encode_request_with(req, upstream_model, EncodeOptions::default())
 }
 
@@ -62,57 +67,177 @@ pub fn encode_request(req: &Request, upstream_model: &str) -> Value {
 ///   2.5 model accepts these, Pro refusing 0 only when asked for `none`), `includeThoughts`
 ///   when the client wants thoughts;
 /// - `opts.safety_threshold` → `safetySettings`. `user` has no Gemini field and is dropped.
-pub fn encode_request_with(req: &Request, upstream_model: &str, opts: EncodeOptions<'_>) -> Value {
-    let mut body = Map::new();
-    body.insert(
-        "contents".into(),
-        Value::Array(contents(req, upstream_model)),
-    );
-    if !req.system.is_empty() {
-        let parts: Vec<Value> = req.system.iter().map(|s| json!({"text": s})).collect();
-        let mut system = Map::new();
-        system.insert("parts".into(), Value::Array(parts));
-        body.insert("systemInstruction".into(), Value::Object(system));
-    }
-    let declarations: Vec<Value> = req
+pub fn encode_request_with<'a>(
+    req: &'a Request,
+    upstream_model: &str,
+    opts: EncodeOptions<'a>,
+) -> Body<'a> {
+    let declarations: Vec<Declaration<'a>> = req
         .tools
         .iter()
-        .map(|t| {
-            let mut d = Map::new();
-            d.insert("name".into(), json!(t.name));
-            if let Some(desc) = &t.description {
-                d.insert("description".into(), json!(desc));
-            }
-            if let Some(p) = schema::parameters_to_gemini(&t.parameters) {
-                d.insert("parameters".into(), p);
-            }
-            Value::Object(d)
+        .map(|t| Declaration {
+            name: &t.name,
+            description: t.description.as_deref(),
+            parameters: schema::parameters_to_gemini(&t.parameters),
         })
         .collect();
-    if !declarations.is_empty() {
-        // Moved in: `json!` would copy the declarations by serialising them.
-        let mut tool = Map::new();
-        tool.insert("functionDeclarations".into(), Value::Array(declarations));
-        body.insert("tools".into(), Value::Array(vec![Value::Object(tool)]));
-        if let Some(choice) = &req.tool_choice {
-            body.insert("toolConfig".into(), tool_config(choice));
-        }
-    }
-    let config = generation_config(req);
-    if !config.is_empty() {
-        body.insert("generationConfig".into(), Value::Object(config));
-    }
+    let tool_config = match (&req.tool_choice, declarations.is_empty()) {
+        (Some(choice), false) => Some(tool_config(choice)),
+        _ => None,
+    };
+    let tools = if declarations.is_empty() {
+        Vec::new()
+    } else {
+        vec![ToolOut {
+            function_declarations: declarations,
+        }]
+    };
+    let mut body = Body {
+        contents: contents(req, upstream_model),
+        system_instruction: (!req.system.is_empty()).then(|| SystemOut {
+            parts: req.system.iter().map(|text| TextOut { text }).collect(),
+        }),
+        tools,
+        tool_config,
+        generation_config: generation_config(req),
+        safety_settings: Vec::new(),
+    };
     if let Some(t) = opts.safety_threshold.filter(|t| !t.is_empty()) {
-        let settings: Vec<Value> = HARM_CATEGORIES
-            .iter()
-            .map(|c| json!({"category": c, "threshold": t}))
-            .collect();
-        body.insert("safetySettings".into(), Value::Array(settings));
+        body.set_safety(HARM_CATEGORIES.iter().map(|c| (*c, t)));
     }
-    Value::Object(body)
+    body
 }
 
-fn contents(req: &Request, upstream_model: &str) -> Vec<Value> {
+/// A `generateContent` body, borrowing the IR request it was made of.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Body<'a> {
+    contents: Vec<ContentOut<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system_instruction: Option<SystemOut<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<ToolOut<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_config: Option<ToolConfig<'a>>,
+    #[serde(skip_serializing_if = "GenerationConfig::is_empty")]
+    generation_config: GenerationConfig<'a>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    safety_settings: Vec<SafetySetting>,
+}
+
+impl Body<'_> {
+    /// Sets `safetySettings`: a threshold per harm category.
+    pub fn set_safety<'t>(&mut self, settings: impl IntoIterator<Item = (&'static str, &'t str)>) {
+        self.safety_settings = settings
+            .into_iter()
+            .map(|(category, threshold)| SafetySetting {
+                category,
+                threshold: threshold.to_owned(),
+            })
+            .collect();
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct ContentOut<'a> {
+    role: &'static str,
+    parts: Vec<PartOut<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct SystemOut<'a> {
+    parts: Vec<TextOut<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct TextOut<'a> {
+    text: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolOut<'a> {
+    function_declarations: Vec<Declaration<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct Declaration<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parameters: Option<Value>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolConfig<'a> {
+    function_calling_config: CallingConfig<'a>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallingConfig<'a> {
+    mode: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowed_function_names: Option<[&'a str; 1]>,
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GenerationConfig<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_output_tokens: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_p: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_k: Option<i64>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    stop_sequences: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response_mime_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response_schema: Option<Value>,
+    #[serde(skip_serializing_if = "ThinkingConfig::is_empty")]
+    thinking_config: ThinkingConfig,
+}
+
+impl GenerationConfig<'_> {
+    fn is_empty(&self) -> bool {
+        self.max_output_tokens.is_none()
+            && self.temperature.is_none()
+            && self.top_p.is_none()
+            && self.top_k.is_none()
+            && self.stop_sequences.is_empty()
+            && self.response_mime_type.is_none()
+            && self.thinking_config.is_empty()
+    }
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ThinkingConfig {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thinking_budget: Option<i64>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    include_thoughts: bool,
+}
+
+impl ThinkingConfig {
+    fn is_empty(&self) -> bool {
+        self.thinking_budget.is_none() && !self.include_thoughts
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct SafetySetting {
+    category: &'static str,
+    threshold: String,
+}
+
+fn contents<'a>(req: &'a Request, upstream_model: &str) -> Vec<ContentOut<'a>> {
     let mut names: HashMap<&str, &str> = HashMap::new();
     for m in &req.messages {
         for p in &m.content {
@@ -126,7 +251,7 @@ fn contents(req: &Request, upstream_model: &str) -> Vec<Value> {
         placeholder_signature: needs_signature(upstream_model),
         signature_to_next_part: true,
     };
-    let mut out: Vec<(Role, Vec<Value>)> = Vec::with_capacity(req.messages.len());
+    let mut out: Vec<(Role, Vec<PartOut<'a>>)> = Vec::with_capacity(req.messages.len());
     for m in &req.messages {
         let parts = encode_parts(&m.content, mode, &names);
         if parts.is_empty() {
@@ -138,15 +263,12 @@ fn contents(req: &Request, upstream_model: &str) -> Vec<Value> {
         }
     }
     out.into_iter()
-        .map(|(role, parts)| {
-            let role = match role {
+        .map(|(role, parts)| ContentOut {
+            role: match role {
                 Role::User => "user",
                 Role::Assistant => "model",
-            };
-            // Moved in: `json!` would copy the parts by serialising them.
-            let mut content = json!({"role": role});
-            content["parts"] = Value::Array(parts);
-            content
+            },
+            parts,
         })
         .collect()
 }
@@ -162,61 +284,46 @@ fn needs_signature(model: &str) -> bool {
     digits.parse::<u32>().is_ok_and(|major| major >= 3)
 }
 
-fn tool_config(choice: &ToolChoice) -> Value {
-    let cfg = match choice {
-        ToolChoice::Auto => json!({"mode": "AUTO"}),
-        ToolChoice::None => json!({"mode": "NONE"}),
-        ToolChoice::Required => json!({"mode": "ANY"}),
-        ToolChoice::Tool(name) => json!({"mode": "ANY", "allowedFunctionNames": [name]}),
+fn tool_config(choice: &ToolChoice) -> ToolConfig<'_> {
+    let (mode, allowed_function_names) = match choice {
+        ToolChoice::Auto => ("AUTO", None),
+        ToolChoice::None => ("NONE", None),
+        ToolChoice::Required => ("ANY", None),
+        ToolChoice::Tool(name) => ("ANY", Some([name.as_str()])),
     };
-    json!({ "functionCallingConfig": cfg })
+    ToolConfig {
+        function_calling_config: CallingConfig {
+            mode,
+            allowed_function_names,
+        },
+    }
 }
 
-fn generation_config(req: &Request) -> Map<String, Value> {
-    let mut c = Map::new();
-    if let Some(n) = req.max_tokens {
-        c.insert("maxOutputTokens".into(), json!(n));
+fn generation_config(req: &Request) -> GenerationConfig<'_> {
+    let json = req.json_output.as_ref();
+    GenerationConfig {
+        max_output_tokens: req.max_tokens,
+        temperature: req.temperature,
+        top_p: req.top_p,
+        top_k: req.top_k,
+        stop_sequences: &req.stop[..req.stop.len().min(MAX_STOP_SEQUENCES)],
+        response_mime_type: json.map(|_| "application/json"),
+        response_schema: json.filter(|j| !j.is_null()).map(schema::to_gemini),
+        thinking_config: req
+            .reasoning
+            .as_ref()
+            .map(thinking_config)
+            .unwrap_or_default(),
     }
-    if let Some(t) = req.temperature {
-        c.insert("temperature".into(), json!(t));
-    }
-    if let Some(p) = req.top_p {
-        c.insert("topP".into(), json!(p));
-    }
-    if let Some(k) = req.top_k {
-        c.insert("topK".into(), json!(k));
-    }
-    if !req.stop.is_empty() {
-        let stop: Vec<&String> = req.stop.iter().take(MAX_STOP_SEQUENCES).collect();
-        c.insert("stopSequences".into(), json!(stop));
-    }
-    if let Some(j) = &req.json_output {
-        c.insert("responseMimeType".into(), json!("application/json"));
-        if !j.is_null() {
-            c.insert("responseSchema".into(), schema::to_gemini(j));
-        }
-    }
-    if let Some(r) = &req.reasoning {
-        let t = thinking_config(r);
-        if !t.is_empty() {
-            c.insert("thinkingConfig".into(), Value::Object(t));
-        }
-    }
-    c
 }
 
-fn thinking_config(r: &Reasoning) -> Map<String, Value> {
-    let mut t = Map::new();
-    let budget = r
-        .budget_tokens
-        .or_else(|| r.effort.as_deref().and_then(effort_budget));
-    if let Some(b) = budget {
-        t.insert("thinkingBudget".into(), json!(b));
+fn thinking_config(r: &Reasoning) -> ThinkingConfig {
+    ThinkingConfig {
+        thinking_budget: r
+            .budget_tokens
+            .or_else(|| r.effort.as_deref().and_then(effort_budget)),
+        include_thoughts: r.include_thoughts,
     }
-    if r.include_thoughts {
-        t.insert("includeThoughts".into(), json!(true));
-    }
-    t
 }
 
 /// The thinking budget standing for an OpenAI reasoning effort.

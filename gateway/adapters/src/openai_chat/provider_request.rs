@@ -1,7 +1,13 @@
 //! Provider side: an IR request encoded as a Chat Completions body for OpenAI-compatible
 //! channels.
+//!
+//! The body is a tree of borrowed, serialisable structs written straight to bytes: no
+//! `serde_json::Value` is built on this hot path (see `benches/convert.rs`).
 
-use serde_json::{Map, Value, json};
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde_json::Value;
 
 use super::wire::image_url;
 use crate::ir::{ImageSource, Message, Part, Request, Role, ToolChoice};
@@ -24,82 +30,204 @@ use crate::ir::{ImageSource, Message, Part, Request, Role, ToolChoice};
 /// - `tool_choice` is sent only with tools; `top_k` is dropped (OpenAI refuses it).
 /// - Streams ask for usage (`stream_options.include_usage`); the gateway removes it for
 ///   channels that do not honour it.
-pub fn encode_request(req: &Request, upstream_model: &str) -> Value {
+pub fn encode_request<'a>(req: &'a Request, upstream_model: &'a str) -> Body<'a> {
     let family = family(upstream_model);
-    let mut body = Map::new();
-    body.insert("model".into(), Value::from(upstream_model));
-    body.insert("messages".into(), Value::Array(messages(req)));
-    if !req.tools.is_empty() {
-        let tools = req
-            .tools
-            .iter()
-            .map(|t| {
-                // Cloned or moved in: `json!` would copy values by serialising them.
-                let mut f = json!({"name": t.name});
-                f["parameters"] = if t.parameters.is_null() {
-                    json!({"type": "object", "properties": {}})
+    let tools: Vec<ToolOut<'a>> = req
+        .tools
+        .iter()
+        .map(|t| ToolOut {
+            kind: "function",
+            function: FunctionOut {
+                name: &t.name,
+                description: t.description.as_deref(),
+                parameters: if t.parameters.is_null() {
+                    Cow::Owned(serde_json::json!({"type": "object", "properties": {}}))
                 } else {
-                    t.parameters.clone()
-                };
-                if let Some(d) = &t.description {
-                    f["description"] = Value::from(d.as_str());
-                }
-                let mut tool = json!({"type": "function"});
-                tool["function"] = f;
-                tool
-            })
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
-        if let Some(choice) = &req.tool_choice {
-            let choice = match choice {
-                ToolChoice::Auto => json!("auto"),
-                ToolChoice::None => json!("none"),
-                ToolChoice::Required => json!("required"),
-                ToolChoice::Tool(name) => json!({"type": "function", "function": {"name": name}}),
-            };
-            body.insert("tool_choice".into(), choice);
-        }
+                    Cow::Borrowed(&t.parameters)
+                },
+            },
+        })
+        .collect();
+    let tool_choice = match (&req.tool_choice, tools.is_empty()) {
+        (Some(choice), false) => Some(match choice {
+            ToolChoice::Auto => ChoiceOut::Mode("auto"),
+            ToolChoice::None => ChoiceOut::Mode("none"),
+            ToolChoice::Required => ChoiceOut::Mode("required"),
+            ToolChoice::Tool(name) => ChoiceOut::Function {
+                kind: "function",
+                function: NameOut { name },
+            },
+        }),
+        _ => None,
+    };
+    let (max_tokens, max_completion_tokens) = match family {
+        Family::Chat => (req.max_tokens, None),
+        _ => (None, req.max_tokens),
+    };
+    Body {
+        model: upstream_model,
+        messages: messages(req),
+        tools,
+        tool_choice,
+        max_tokens,
+        max_completion_tokens,
+        temperature: req.temperature.filter(|_| family == Family::Chat),
+        top_p: req.top_p.filter(|_| family != Family::Gpt5),
+        stop: &req.stop,
+        stream: req.stream,
+        stream_options: req.stream.then_some(StreamOptions {
+            include_usage: true,
+        }),
+        reasoning_effort: reasoning_effort(req, family),
+        user: req.user.as_deref(),
+        response_format: match &req.json_output {
+            None => None,
+            Some(Value::Null) => Some(ResponseFormat::JsonObject),
+            Some(schema) => Some(ResponseFormat::JsonSchema {
+                json_schema: NamedSchema {
+                    name: "response",
+                    schema,
+                },
+            }),
+        },
     }
-    if let Some(n) = req.max_tokens {
-        let key = if family == Family::Chat {
-            "max_tokens"
-        } else {
-            "max_completion_tokens"
-        };
-        body.insert(key.into(), Value::from(n));
-    }
-    if let Some(t) = req.temperature.filter(|_| family == Family::Chat) {
-        body.insert("temperature".into(), Value::from(t));
-    }
-    if let Some(p) = req.top_p.filter(|_| family != Family::Gpt5) {
-        body.insert("top_p".into(), Value::from(p));
-    }
-    if !req.stop.is_empty() {
-        body.insert("stop".into(), Value::from(req.stop.clone()));
-    }
-    if req.stream {
-        body.insert("stream".into(), Value::Bool(true));
-        body.insert("stream_options".into(), json!({"include_usage": true}));
-    }
-    if let Some(effort) = reasoning_effort(req, family) {
-        body.insert("reasoning_effort".into(), Value::from(effort));
-    }
-    if let Some(u) = &req.user {
-        body.insert("user".into(), Value::from(u.as_str()));
-    }
-    match &req.json_output {
-        None => {}
-        Some(Value::Null) => {
-            body.insert("response_format".into(), json!({"type": "json_object"}));
-        }
-        Some(schema) => {
-            body.insert(
-                "response_format".into(),
-                json!({"type": "json_schema", "json_schema": {"name": "response", "schema": schema}}),
-            );
-        }
-    }
-    Value::Object(body)
+}
+
+/// A Chat Completions request body, borrowing the IR request it was made of.
+#[derive(Debug, Serialize)]
+pub struct Body<'a> {
+    model: &'a str,
+    messages: Vec<MessageOut<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<ToolOut<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<ChoiceOut<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_completion_tokens: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_p: Option<f64>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    stop: &'a [String],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_options: Option<StreamOptions>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reasoning_effort: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response_format: Option<ResponseFormat<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct StreamOptions {
+    include_usage: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct ToolOut<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: FunctionOut<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct FunctionOut<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    parameters: Cow<'a, Value>,
+}
+
+/// `tool_choice`: a mode string, or the function that must be called.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum ChoiceOut<'a> {
+    Mode(&'static str),
+    Function {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        function: NameOut<'a>,
+    },
+}
+
+#[derive(Debug, Serialize)]
+struct NameOut<'a> {
+    name: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ResponseFormat<'a> {
+    JsonObject,
+    JsonSchema { json_schema: NamedSchema<'a> },
+}
+
+#[derive(Debug, Serialize)]
+struct NamedSchema<'a> {
+    name: &'static str,
+    schema: &'a Value,
+}
+
+/// One message of the conversation.
+#[derive(Debug, Serialize)]
+#[serde(tag = "role", rename_all = "lowercase")]
+enum MessageOut<'a> {
+    System {
+        content: String,
+    },
+    Tool {
+        tool_call_id: &'a str,
+        content: String,
+    },
+    User {
+        content: UserContent<'a>,
+    },
+    Assistant {
+        /// `null` beside tool calls.
+        content: Option<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<CallOut<'a>>,
+    },
+}
+
+/// A user message's content: text alone as a string, with images as parts.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum UserContent<'a> {
+    Text(String),
+    Parts(Vec<UserPart<'a>>),
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum UserPart<'a> {
+    Text { text: &'a str },
+    ImageUrl { image_url: UrlOut },
+}
+
+#[derive(Debug, Serialize)]
+struct UrlOut {
+    url: String,
+}
+
+#[derive(Debug, Serialize)]
+struct CallOut<'a> {
+    id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: CallFunction<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct CallFunction<'a> {
+    name: &'a str,
+    arguments: &'a str,
 }
 
 /// Which parameter rules a model follows.
@@ -128,10 +256,10 @@ fn family(model: &str) -> Family {
     }
 }
 
-fn reasoning_effort(req: &Request, family: Family) -> Option<String> {
+fn reasoning_effort(req: &Request, family: Family) -> Option<&str> {
     let r = req.reasoning.as_ref()?;
     if let Some(e) = &r.effort {
-        return Some(e.clone());
+        return Some(e);
     }
     let budget = r.budget_tokens.filter(|b| *b > 0)?;
     if family == Family::Chat {
@@ -142,13 +270,15 @@ fn reasoning_effort(req: &Request, family: Family) -> Option<String> {
         2048..8192 => "medium",
         _ => "high",
     };
-    Some(effort.to_owned())
+    Some(effort)
 }
 
-fn messages(req: &Request) -> Vec<Value> {
+fn messages(req: &Request) -> Vec<MessageOut<'_>> {
     let mut out = Vec::with_capacity(req.messages.len() + 1);
     if !req.system.is_empty() {
-        out.push(json!({"role": "system", "content": req.system.join("\n")}));
+        out.push(MessageOut::System {
+            content: req.system.join("\n"),
+        });
     }
     for m in &req.messages {
         match m.role {
@@ -160,15 +290,16 @@ fn messages(req: &Request) -> Vec<Value> {
 }
 
 /// Tool results first (they must follow the assistant's calls), then the rest.
-fn user(m: &Message, out: &mut Vec<Value>) {
+fn user<'a>(m: &'a Message, out: &mut Vec<MessageOut<'a>>) {
     for p in &m.content {
         if let Part::ToolResult {
             call_id, content, ..
         } = p
         {
-            out.push(
-                json!({"role": "tool", "tool_call_id": call_id, "content": joined_text(content)}),
-            );
+            out.push(MessageOut::Tool {
+                tool_call_id: call_id,
+                content: joined_text(content),
+            });
         }
     }
     let rest: Vec<&Part> = m
@@ -180,30 +311,32 @@ fn user(m: &Message, out: &mut Vec<Value>) {
         return;
     }
     let content = if rest.iter().all(|p| matches!(p, Part::Text(_))) {
-        Value::String(joined_text(m.content.iter()))
+        UserContent::Text(joined_text(m.content.iter()))
     } else {
-        let parts = rest
-            .iter()
-            .filter_map(|p| match p {
-                Part::Text(t) => Some(json!({"type": "text", "text": t})),
-                Part::Image(src) => Some(image_part(src)),
-                _ => None,
-            })
-            .collect();
-        Value::Array(parts)
+        UserContent::Parts(
+            rest.iter()
+                .filter_map(|p| match p {
+                    Part::Text(text) => Some(UserPart::Text { text }),
+                    Part::Image(src) => Some(image_part(src)),
+                    _ => None,
+                })
+                .collect(),
+        )
     };
-    let mut msg = json!({"role": "user"});
-    msg["content"] = content;
-    out.push(msg);
+    out.push(MessageOut::User { content });
 }
 
-fn image_part(src: &ImageSource) -> Value {
-    json!({"type": "image_url", "image_url": {"url": image_url(src)}})
+fn image_part(src: &ImageSource) -> UserPart<'_> {
+    UserPart::ImageUrl {
+        image_url: UrlOut {
+            url: image_url(src),
+        },
+    }
 }
 
 /// `None` when nothing is left (a turn of thinking only).
-fn assistant(m: &Message) -> Option<Value> {
-    let mut calls = Vec::new();
+fn assistant(m: &Message) -> Option<MessageOut<'_>> {
+    let mut tool_calls = Vec::new();
     for p in &m.content {
         if let Part::ToolCall {
             id,
@@ -216,25 +349,23 @@ fn assistant(m: &Message) -> Option<Value> {
             } else {
                 arguments
             };
-            calls.push(json!({
-                "id": id,
-                "type": "function",
-                "function": {"name": name, "arguments": arguments},
-            }));
+            tool_calls.push(CallOut {
+                id,
+                kind: "function",
+                function: CallFunction { name, arguments },
+            });
         }
     }
     let text = joined_text(m.content.iter());
-    let content = match (text.is_empty(), calls.is_empty()) {
+    let content = match (text.is_empty(), tool_calls.is_empty()) {
         (true, true) => return None,
-        (true, false) => Value::Null,
-        (false, _) => Value::String(text),
+        (true, false) => None,
+        (false, _) => Some(text),
     };
-    let mut msg = json!({"role": "assistant"});
-    msg["content"] = content;
-    if !calls.is_empty() {
-        msg["tool_calls"] = Value::Array(calls);
-    }
-    Some(msg)
+    Some(MessageOut::Assistant {
+        content,
+        tool_calls,
+    })
 }
 
 /// The `Text` parts joined by `\n`.

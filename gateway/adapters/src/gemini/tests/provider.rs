@@ -7,6 +7,15 @@ use super::super::*;
 use crate::ParseError;
 use crate::ir::*;
 
+/// The encoded body as JSON, to compare (shadows the glob import).
+fn encode_request(req: &Request, model: &str) -> Value {
+    serde_json::to_value(super::super::encode_request(req, model)).unwrap()
+}
+
+fn encode_request_with(req: &Request, model: &str, opts: EncodeOptions<'_>) -> Value {
+    serde_json::to_value(super::super::encode_request_with(req, model, opts)).unwrap()
+}
+
 fn text(t: &str) -> Part {
     Part::Text(t.into())
 }

@@ -8,9 +8,12 @@ use crate::ir::{
     ImageSource, Message, Part, Reasoning, Request, Response, Role, StopReason, StreamEvent, Tool,
     ToolChoice, Usage,
 };
-use crate::openai_chat::{
-    StreamDecoder, StreamEncoder, decode_request, decode_response, encode_request,
-};
+use crate::openai_chat::{StreamDecoder, StreamEncoder, decode_request, decode_response};
+
+/// The encoded body as JSON, to compare.
+fn encode_request(req: &crate::ir::Request, model: &str) -> Value {
+    serde_json::to_value(crate::openai_chat::encode_request(req, model)).unwrap()
+}
 
 fn text(t: &str) -> Part {
     Part::Text(t.to_owned())
