@@ -351,6 +351,12 @@ fn requests(c: &mut Criterion<ThreadCpu>) {
         "openai parse_request (one pass, no tree + tiktoken estimate)",
         |b| b.iter(|| parse_request(Endpoint::ChatCompletions, black_box(raw.clone())).ok()),
     );
+    // The scan alone: a model without a tiktoken tokenizer is estimated by the heuristic.
+    let raw_other = Bytes::from(openai_request("claude-sonnet-4-5", false));
+    g.bench_function(
+        "openai parse_request, non-OpenAI model (scan + heuristic estimate)",
+        |b| b.iter(|| parse_request(Endpoint::ChatCompletions, black_box(raw_other.clone())).ok()),
+    );
     g.bench_function(
         "openai_chat::decode_request (borrowed tree, then IR)",
         |b| b.iter(|| openai_chat::decode_request(black_box(&raw)).ok()),
