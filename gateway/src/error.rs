@@ -165,6 +165,8 @@ pub enum GatewayError {
     Billing(#[from] BillingError),
     #[error(transparent)]
     Upstream(#[from] UpstreamError),
+    #[error(transparent)]
+    Limited(#[from] crate::limits::Denied),
 }
 
 impl GatewayError {
@@ -191,6 +193,7 @@ impl GatewayError {
             GatewayError::Billing(BillingError::NotPriced(_)) => 400,
             GatewayError::Billing(BillingError::TooManyRequestsInFlight { .. }) => 429,
             GatewayError::Billing(_) => 403,
+            GatewayError::Limited(_) => 429,
             GatewayError::Upstream(e) => match e {
                 UpstreamError::Status { status, .. } => *status,
                 UpstreamError::Timeout(_) => 504,
@@ -244,6 +247,15 @@ impl GatewayError {
                 BillingError::StreamOverBudget => "insufficient_user_quota",
             },
             GatewayError::Upstream(e) => e.code(),
+            GatewayError::Limited(_) => "rate_limit_exceeded",
+        }
+    }
+
+    /// Headers the error answer carries besides the usual ones (`Retry-After` of a 429).
+    pub fn headers(&self) -> Vec<(&'static str, String)> {
+        match self {
+            GatewayError::Limited(d) => d.headers(),
+            _ => Vec::new(),
         }
     }
 

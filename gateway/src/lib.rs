@@ -1,7 +1,7 @@
 //! The gateway (data plane): authenticates, routes, relays (streaming) and bills
 //! OpenAI-compatible traffic from an in-memory config snapshot, on pingora.
 //!
-//! A request flows edge → routing → adapters → upstream → usage; `relay` ties the steps
+//! A request flows edge → limits → routing → adapters → upstream → usage; `relay` ties the steps
 //! together inside pingora's `request_filter`.
 
 pub mod admin;
@@ -9,6 +9,7 @@ pub mod billing;
 pub mod config;
 pub mod edge;
 pub mod error;
+pub mod limits;
 pub mod metrics;
 pub mod relay;
 pub mod routing;

@@ -79,6 +79,11 @@ struct Args {
     /// addresses, comma-separated (none by default: the TCP peer is the client).
     #[arg(long, env = "GATEWAY_TRUSTED_PROXIES", default_value = "")]
     trusted_proxies: String,
+    /// Redis shared by the gateways of a fleet (`redis://[:password@]host:port[/db]`): rate
+    /// limits are counted there, so they hold for the fleet. Without it they are counted on
+    /// each gateway; while Redis is down or slow each gateway counts locally.
+    #[arg(long, env = "REDIS_URL", hide_env_values = true)]
+    redis_url: Option<String>,
     /// Worker threads for the relay.
     #[arg(long, env = "GATEWAY_THREADS", default_value_t = 2)]
     threads: usize,
@@ -92,6 +97,18 @@ struct Args {
     /// Then, seconds the runtimes get to stop.
     #[arg(long, env = "GATEWAY_SHUTDOWN_TIMEOUT_SECONDS", default_value_t = 5)]
     shutdown_timeout_seconds: u64,
+}
+
+/// Counts rate limits in Redis when a URL is given.
+fn use_redis(state: &gateway::state::GatewayState, url: Option<&String>) -> anyhow::Result<()> {
+    if let Some(url) = url.filter(|u| !u.is_empty()) {
+        state
+            .limits
+            .use_redis(url)
+            .map_err(|e| anyhow::anyhow!("--redis-url: {e}"))?;
+        tracing::info!("rate limits are shared through Redis");
+    }
+    Ok(())
 }
 
 fn main() -> anyhow::Result<()> {
@@ -126,6 +143,7 @@ fn main() -> anyhow::Result<()> {
         None => Arc::new(NullSink),
     };
     let state = build_state(&raw, sink)?;
+    use_redis(&state, args.redis_url.as_ref())?;
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
     let drain = Duration::from_secs(args.drain_seconds);
     build_server(state.clone(), &opts).run(shutdown_args(state, drain));
@@ -181,6 +199,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         args.usage_queue,
     );
     let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
+    use_redis(&state, args.redis_url.as_ref())?;
     if let Some(carry) = &state.carry {
         carry.apply(raw.version, &state.config.load());
     }

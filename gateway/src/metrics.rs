@@ -15,6 +15,9 @@ pub const CONFIG_STREAM_UP: &str = "gateway_config_stream_up";
 pub const USAGE_SPOOL: &str = "gateway_usage_spool_records";
 pub const USAGE_DROPPED: &str = "gateway_usage_records_dropped_total";
 pub const UNRECORDED: &str = "gateway_unrecorded_requests_total";
+pub const RATE_LIMIT_REDIS_UP: &str = "gateway_rate_limit_redis_up";
+pub const RATE_LIMIT_FALLBACKS: &str = "gateway_rate_limit_redis_fallbacks_total";
+pub const RATE_LIMITED: &str = "gateway_rate_limited_requests_total";
 
 const LATENCY_BUCKETS: &[f64] = &[
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0,
@@ -37,6 +40,12 @@ pub struct Metrics {
     pub usage_dropped: IntCounterVec,
     /// Requests that write no log row (failed authentication, free calls), by reason.
     pub unrecorded: IntCounterVec,
+    /// 1 while rate limits are counted in Redis, 0 while counted locally.
+    pub rate_limit_redis_up: IntGauge,
+    /// Times Redis failed or was too slow and local counting took over.
+    pub rate_limit_fallbacks: prometheus::IntCounter,
+    /// Requests refused by a rate limit, by scope (token, user).
+    pub rate_limited: IntCounterVec,
 }
 
 impl Metrics {
@@ -89,6 +98,21 @@ impl Metrics {
             &["reason"],
         )?;
         registry.register(Box::new(unrecorded.clone()))?;
+        let rate_limit_redis_up = IntGauge::new(
+            RATE_LIMIT_REDIS_UP,
+            "Whether rate limits are counted in Redis (1) or on this gateway (0)",
+        )?;
+        let rate_limit_fallbacks = prometheus::IntCounter::new(
+            RATE_LIMIT_FALLBACKS,
+            "Times Redis failed or was slow and rate limits were counted locally",
+        )?;
+        let rate_limited = IntCounterVec::new(
+            Opts::new(RATE_LIMITED, "Requests refused by a rate limit, by scope"),
+            &["scope"],
+        )?;
+        registry.register(Box::new(rate_limit_redis_up.clone()))?;
+        registry.register(Box::new(rate_limit_fallbacks.clone()))?;
+        registry.register(Box::new(rate_limited.clone()))?;
         Ok(Metrics {
             registry,
             requests,
@@ -101,7 +125,18 @@ impl Metrics {
             usage_spool,
             usage_dropped,
             unrecorded,
+            rate_limit_redis_up,
+            rate_limit_fallbacks,
+            rate_limited,
         })
+    }
+
+    /// The metrics [`crate::limits::Limits`] reports to.
+    pub fn limit_metrics(&self) -> crate::limits::LimitMetrics {
+        crate::limits::LimitMetrics {
+            redis_up: self.rate_limit_redis_up.clone(),
+            fallbacks: self.rate_limit_fallbacks.clone(),
+        }
     }
 
     /// The text exposition format.

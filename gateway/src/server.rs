@@ -83,6 +83,7 @@ pub fn build_state(
         in_flight: std::sync::atomic::AtomicUsize::new(0),
         carry: sink.carry(),
         concurrency: Arc::default(),
+        limits: Arc::new(crate::limits::Limits::new(Some(metrics.limit_metrics()))),
         config: ConfigStore::new(snapshot),
         sink,
         metrics,

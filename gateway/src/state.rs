@@ -21,6 +21,8 @@ pub struct GatewayState {
     pub carry: Option<Arc<Carry>>,
     /// Relay requests each user has in flight (capped per group).
     pub concurrency: Arc<crate::billing::Concurrency>,
+    /// Request rate limits (in Redis when configured).
+    pub limits: Arc<crate::limits::Limits>,
 }
 
 /// Counts one relay request as in flight until dropped.

@@ -106,6 +106,10 @@ pub struct GatewayToken {
     pub model_limits: String,
     pub allow_ips: String,
     pub group: String,
+    pub rate_limit_enabled: i64,
+    pub rate_limit_period: i64,
+    pub rate_limit_count: i64,
+    pub rate_limit_success: i64,
 }
 
 /// Appends ` AND id IN ($…)` for `ids`.
@@ -139,7 +143,8 @@ pub async fn users(db: &Db, ids: Option<&[i64]>) -> Result<Vec<GatewayUser>, sql
 pub async fn tokens(db: &Db, ids: Option<&[i64]>) -> Result<Vec<GatewayToken>, sqlx::Error> {
     let mut q = DynQuery::new(
         "SELECT id, user_id, name, key_hash, status, expired_time, remain_quota, used_quota, \
-         unlimited_quota, model_limits_enabled, model_limits, allow_ips, \"group\" FROM tokens \
+         unlimited_quota, model_limits_enabled, model_limits, allow_ips, \"group\", rate_limit_enabled, rate_limit_period, \
+         rate_limit_count, rate_limit_success FROM tokens \
          WHERE deleted_at IS NULL",
     );
     if let Some(ids) = ids {

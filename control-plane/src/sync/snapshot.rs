@@ -120,6 +120,10 @@ fn token(t: GatewayToken) -> pb::Token {
         allow_ips: split_list(&t.allow_ips, &['\n', ',']),
         group: t.group,
         used_quota: t.used_quota,
+        rate_limit_enabled: t.rate_limit_enabled != 0,
+        rate_limit_period: t.rate_limit_period,
+        rate_limit_count: t.rate_limit_count,
+        rate_limit_success: t.rate_limit_success,
     }
 }
 
@@ -189,8 +193,32 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         completion_allowance: whole_numbers(o, "CompletionAllowance"),
         user_concurrency: Some(o.i64("UserConcurrencyLimit")),
         group_concurrency: whole_numbers(o, "GroupConcurrencyLimit"),
+        model_rate_limit_enabled: o.bool("ModelRequestRateLimitEnabled"),
+        model_rate_limit_count: o.i64("ModelRequestRateLimitCount"),
+        model_rate_limit_success: o.i64("ModelRequestRateLimitSuccessCount"),
+        model_rate_limit_minutes: o.i64("ModelRequestRateLimitDurationMinutes"),
+        model_rate_limit_group: rate_limit_pairs(o.get("ModelRequestRateLimitGroup")),
         ..Default::default()
     }
+}
+
+/// `{"group": [count, success]}` stored as text; entries of another shape are dropped.
+fn rate_limit_pairs(raw: &str) -> HashMap<String, pb::RateLimitPair> {
+    let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(raw) else {
+        return HashMap::new();
+    };
+    map.into_iter()
+        .filter_map(|(group, v)| match v.as_array().map(Vec::as_slice) {
+            Some([count, success]) => Some((
+                group,
+                pb::RateLimitPair {
+                    count: count.as_i64()?.max(0),
+                    success: success.as_i64()?.max(0),
+                },
+            )),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Items of a list stored as separated text, trimmed, empties dropped.

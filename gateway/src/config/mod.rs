@@ -9,8 +9,8 @@ pub mod watch;
 
 pub use keys::{ChannelKeys, KeyMode, Secret};
 pub use snapshot::{
-    ChannelEntry, Options, Pricing, ProviderOptions, Snapshot, StatusSet, Tier, TokenEntry,
-    UserEntry,
+    ChannelEntry, ModelRateLimit, Options, Pricing, ProviderOptions, Snapshot, StatusSet, Tier,
+    TokenEntry, TokenRateLimit, UserEntry,
 };
 
 use std::path::Path;

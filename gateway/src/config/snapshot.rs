@@ -29,6 +29,28 @@ pub struct TokenEntry {
     pub model_limits: Option<HashSet<String>>,
     pub allow_ips: Vec<IpNet>,
     pub group: String,
+    /// `Some` when the token's rate limit is enabled.
+    pub rate_limit: Option<TokenRateLimit>,
+}
+
+/// A token's request rate limit (0: no limit of that kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenRateLimit {
+    pub period_secs: i64,
+    /// All requests, failures included.
+    pub count: i64,
+    /// Successful requests.
+    pub success: i64,
+}
+
+/// The per-user model request limit (`ModelRequestRateLimit*`; 0: no limit of that kind).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModelRateLimit {
+    pub count: i64,
+    pub success: i64,
+    pub minutes: i64,
+    /// (count, success) by group, replacing the two above.
+    pub by_group: HashMap<String, (i64, i64)>,
 }
 
 /// A user, with its wallet as a live atomic balance.
@@ -135,6 +157,8 @@ pub struct Options {
     /// In-flight requests per user (0: no limit), and the same by group.
     pub user_concurrency: i64,
     pub group_concurrency: HashMap<String, i64>,
+    /// `Some` when the per-user model request limit is enabled.
+    pub model_rate_limit: Option<ModelRateLimit>,
 }
 
 /// Completion tokens reserved for a request without max_tokens when no option says.
@@ -241,6 +265,16 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
         completion_allowance: o.completion_allowance.clone(),
         user_concurrency: o.user_concurrency.unwrap_or(DEFAULT_USER_CONCURRENCY),
         group_concurrency: o.group_concurrency.clone(),
+        model_rate_limit: o.model_rate_limit_enabled.then(|| ModelRateLimit {
+            count: o.model_rate_limit_count,
+            success: o.model_rate_limit_success,
+            minutes: o.model_rate_limit_minutes,
+            by_group: o
+                .model_rate_limit_group
+                .iter()
+                .map(|(g, p)| (g.clone(), (p.count, p.success)))
+                .collect(),
+        }),
         providers: ProviderOptions {
             claude_default_max_tokens: o.claude_default_max_tokens.clone(),
             claude_thinking_adapter: o.claude_thinking_adapter,
@@ -281,6 +315,11 @@ fn token(t: &pb::Token) -> Result<TokenEntry, ConfigError> {
             .then(|| t.model_limits.iter().map(|m| m.trim().to_owned()).collect()),
         allow_ips,
         group: t.group.clone(),
+        rate_limit: t.rate_limit_enabled.then_some(TokenRateLimit {
+            period_secs: t.rate_limit_period,
+            count: t.rate_limit_count,
+            success: t.rate_limit_success,
+        }),
     })
 }
 

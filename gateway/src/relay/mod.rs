@@ -346,7 +346,8 @@ impl Relay {
             }
         }
         let body = err.body_in(trace.dialect, status, &trace.request_id);
-        if let Err(e) = respond::send_full(session, status, "application/json", trace, body).await {
+        let extra = err.headers();
+        if let Err(e) = respond::send_error(session, status, trace, body, &extra).await {
             trace.client_gone = true;
             tracing::debug!(request_id = trace.request_id, error = %e, "cannot write error answer");
         }

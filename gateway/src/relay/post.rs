@@ -17,6 +17,7 @@ use crate::billing::{self, StreamBudget};
 use crate::config::{ChannelEntry, Options, Snapshot};
 use crate::edge;
 use crate::error::{GatewayError, RouteError, UpstreamError};
+use crate::limits;
 use crate::routing;
 use crate::upstream;
 use adapters::openai::{self, ParsedRequest, Usage};
@@ -141,6 +142,24 @@ pub async fn relay(
     let price = billing::price_for(&snap.pricing, &model, &caller.user.group, &caller.group)?;
     trace.price = Some(price);
     let opts = &snap.options;
+    // Rate limits: refused requests are not charged (nothing is reserved yet).
+    let rules = limits::rules_for(&caller.token, &caller.user, &caller.group, opts);
+    // Dropped on any failure below, which takes back the request's provisional success.
+    let admission = match r.state.limits.admit(&rules, &trace.request_id).await {
+        Ok(admission) => admission,
+        Err(denied) => {
+            let scope = match denied.scope {
+                limits::Scope::Token => "token",
+                limits::Scope::User => "user",
+            };
+            r.state
+                .metrics
+                .rate_limited
+                .with_label_values(&[scope])
+                .inc();
+            return Err(denied.into());
+        }
+    };
     // Held until the answer is done: a user's in-flight requests are capped.
     let _slot = r
         .state
@@ -172,6 +191,7 @@ pub async fn relay(
     };
     match result {
         Ok(outcome) => {
+            admission.succeeded();
             let q = billing::quota(&price, &outcome.usage, opts.quota_per_unit);
             reservation.settle(q);
             trace.quota = q;

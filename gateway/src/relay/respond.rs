@@ -21,6 +21,26 @@ fn cors(h: &mut ResponseHeader, trace: &Trace) -> pingora::Result<()> {
     Ok(())
 }
 
+/// Writes a JSON error answer with `extra` headers (`Retry-After` of a 429).
+pub async fn send_error(
+    session: &mut Session,
+    status: u16,
+    trace: &Trace,
+    body: Bytes,
+    extra: &[(&'static str, String)],
+) -> pingora::Result<()> {
+    let mut h = ResponseHeader::build(status, Some(7 + extra.len()))?;
+    h.insert_header(http::header::CONTENT_TYPE, "application/json")?;
+    h.insert_header(http::header::CONTENT_LENGTH, body.len().to_string())?;
+    h.insert_header(REQUEST_ID_HEADER, trace.request_id.as_str())?;
+    for (name, value) in extra {
+        h.insert_header(*name, value.as_str())?;
+    }
+    cors(&mut h, trace)?;
+    session.write_response_header(Box::new(h), false).await?;
+    session.write_response_body(Some(body), true).await
+}
+
 /// Writes a complete answer with a known length.
 pub async fn send_full(
     session: &mut Session,

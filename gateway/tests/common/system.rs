@@ -738,3 +738,53 @@ impl Drop for PrivatePostgres {
             .status();
     }
 }
+
+/// A Redis server of the test's own on a free port (no persistence), so a test can kill and
+/// restart it. `None` when `redis-server` is not installed.
+pub struct PrivateRedis {
+    pub port: u16,
+    proc: Option<Proc>,
+}
+
+impl PrivateRedis {
+    pub async fn start() -> Option<PrivateRedis> {
+        let found = Command::new("redis-server")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !found {
+            return None;
+        }
+        let mut redis = PrivateRedis {
+            port: free_port(),
+            proc: None,
+        };
+        redis.launch().await;
+        Some(redis)
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// Starts (or restarts) the server on its port.
+    pub async fn launch(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        self.proc = Some(Proc(child));
+        wait_listening(format!("127.0.0.1:{}", self.port).parse().unwrap()).await;
+    }
+
+    /// SIGKILL, and waits for the exit.
+    pub fn kill(&mut self) {
+        if let Some(mut p) = self.proc.take() {
+            p.signal("KILL");
+            p.wait_exit(Duration::from_secs(10));
+        }
+    }
+}
