@@ -37,6 +37,13 @@ fn allowed(needs: Needs, who: Who) -> bool {
 fn routes(target: i64) -> Vec<(Method, String, Option<Value>, Needs)> {
     vec![
         (Method::GET, "/api/status".into(), None, Needs::Nobody),
+        (Method::GET, "/api/about".into(), None, Needs::Nobody),
+        (
+            Method::GET,
+            "/api/home_page_content".into(),
+            None,
+            Needs::Nobody,
+        ),
         (Method::GET, "/api/setup".into(), None, Needs::Nobody),
         (Method::GET, "/api/openapi.json".into(), None, Needs::Nobody),
         (Method::GET, "/api/user/self".into(), None, Needs::User),

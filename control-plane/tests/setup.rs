@@ -188,6 +188,27 @@ async fn status_reflects_options(app: &TestApp) {
     .signed_in(&root)
     .send()
     .await;
+    // The operator's About and home page, public, as saved.
+    for (key, path, value) in [
+        (
+            "About",
+            "/api/about",
+            "# About us\n<img src=x onerror=alert(1)>",
+        ),
+        (
+            "HomePageContent",
+            "/api/home_page_content",
+            "https://example.com/home",
+        ),
+    ] {
+        let saved = app
+            .put("/api/option/", json!({"key": key, "value": value}))
+            .signed_in(&root)
+            .send()
+            .await;
+        assert!(saved.success());
+        assert_eq!(app.get(path).send().await.data(), &json!(value));
+    }
     let status = app.get("/api/status").send().await;
     let data = status.data();
     assert_eq!(data["system_name"], json!("Acme AI"));

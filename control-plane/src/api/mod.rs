@@ -7,6 +7,7 @@ pub mod channel_copy;
 pub mod channel_ops;
 pub mod channels;
 pub mod console;
+pub mod content;
 pub mod data;
 pub mod envelope;
 pub mod extract;
@@ -54,6 +55,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(setup::get_setup, setup::post_setup))
         .routes(routes!(status::get_status))
+        .routes(routes!(content::get_about))
+        .routes(routes!(content::get_home_page_content))
         .routes(routes!(account::login))
         .routes(routes!(account::logout))
         .routes(routes!(account::register))
