@@ -33,6 +33,15 @@ for (const lang of ['en', 'zh-CN'] as const) {
     await page.goto('/setting?tab=operation');
     await expect(page.getByTestId('panel-operation')).toBeVisible();
     await shot('settings-operation');
+    await page.goto('/detail');
+    await expect(page.getByTestId('dashboard-page')).toBeVisible();
+    await shot('dashboard');
+    await page.goto('/pricing');
+    await expect(page.getByTestId('pricing-table')).toBeVisible();
+    await shot('pricing');
+    await page.goto('/log');
+    await expect(page.getByTestId('logs-summary')).toBeVisible();
+    await shot('logs');
     await page.goto('/no-such-page');
     await shot('not-found');
     await page.setViewportSize({ width: 390, height: 800 });

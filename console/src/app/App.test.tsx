@@ -65,7 +65,7 @@ describe('console shell', () => {
 
   it('says plainly that later screens are not available yet', async () => {
     stubApi();
-    renderAt('/pricing');
+    renderAt('/about');
     expect(await screen.findByText('This screen is not available yet')).toBeInTheDocument();
   });
 

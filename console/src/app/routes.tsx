@@ -26,6 +26,9 @@ const RedemptionsPage = lazy(() =>
 const GatewaysPage = lazy(() => import('../features/gateways/GatewaysPage').then((m) => ({ default: m.GatewaysPage })));
 const WalletPage = lazy(() => import('../features/wallet/WalletPage').then((m) => ({ default: m.WalletPage })));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const PricingPage = lazy(() => import('../features/pricing/PricingPage').then((m) => ({ default: m.PricingPage })));
+const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+const LogsPage = lazy(() => import('../features/logs/LogsPage').then((m) => ({ default: m.LogsPage })));
 
 export interface AppRoute {
   path: string;
@@ -55,12 +58,12 @@ export const ROUTES: AppRoute[] = [
   { path: '/topup', guard: 'user', element: <WalletPage /> },
   // Screens of later issues: a route that says so, never fake data.
   { path: '/playground', guard: 'user', element: <NotAvailablePage name={sidebar.playground} /> },
-  { path: '/log', guard: 'user', element: <NotAvailablePage name={sidebar.logs} /> },
-  { path: '/detail', guard: 'user', element: <NotAvailablePage name={sidebar.dashboard} /> },
+  { path: '/log', guard: 'user', element: <LogsPage /> },
+  { path: '/detail', guard: 'user', element: <DashboardPage /> },
   { path: '/midjourney', guard: 'user', element: <NotAvailablePage name={sidebar.drawing} /> },
   { path: '/task', guard: 'user', element: <NotAvailablePage name={sidebar.tasks} /> },
   { path: '/chat2link', guard: 'user', element: <NotAvailablePage name={placeholders.chat} /> },
-  { path: '/pricing', guard: 'public', element: <NotAvailablePage name={nav.pricing} /> },
+  { path: '/pricing', guard: 'public', element: <PricingPage /> },
   { path: '/about', guard: 'public', element: <NotAvailablePage name={nav.about} /> },
   { path: '/chat/:id?', guard: 'public', element: <NotAvailablePage name={placeholders.chat} /> },
   { path: '*', guard: 'public', element: <NotFoundPage /> },

@@ -1,0 +1,39 @@
+/** The summary strip over the filtered records (spec 3 §2.2), from the stat endpoint. */
+import { Card, Flex, Statistic } from 'antd';
+import { useIntl } from 'react-intl';
+import type { QuotaDisplay } from '../../shared/quota';
+import { summary as m } from './messages';
+import { summaryQuotaText } from './rules';
+import type { LogStats } from './types';
+
+export function SummaryStrip({
+  stats,
+  loading,
+  display,
+}: {
+  stats: LogStats | undefined;
+  loading: boolean;
+  display: QuotaDisplay;
+}) {
+  const intl = useIntl();
+  const items = [
+    { key: 'quota', title: m.quota, value: stats ? summaryQuotaText(stats.quota, display) : '-' },
+    { key: 'rpm', title: m.rpm, value: stats ? String(stats.rpm) : '-' },
+    { key: 'tpm', title: m.tpm, value: stats ? String(stats.tpm) : '-' },
+  ];
+  return (
+    <Flex gap={12} wrap style={{ marginBottom: 16 }} data-testid="logs-summary">
+      {items.map((i) => (
+        <Card key={i.key} size="small" style={{ flex: '1 1 96px' }}>
+          <Statistic
+            loading={loading}
+            title={intl.formatMessage(i.title)}
+            value={i.value}
+            data-testid={`logs-summary-${i.key}`}
+            data-quota={i.key === 'quota' ? stats?.quota : undefined}
+          />
+        </Card>
+      ))}
+    </Flex>
+  );
+}
