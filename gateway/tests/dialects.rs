@@ -289,6 +289,11 @@ async fn failover_crosses_protocols_before_the_first_byte() {
     let rec = gw.record(&r.request_id()).await;
     assert_eq!(rec.channel, 2);
     assert_eq!(other(&rec)["admin_info"]["use_channel"], json!([1, 2]));
+    // The log row says which conversion answered.
+    assert_eq!(
+        other(&rec)["conversion"],
+        json!({"client": "claude", "provider": "gemini"})
+    );
     assert_eq!((m.calls("claude"), m.calls("gemini")), (1, 1));
 }
 
@@ -342,6 +347,7 @@ async fn streams_convert_event_by_event_with_tools_and_thinking() {
         rec.completion_tokens >= 8,
         "thought tokens count as output: {rec:?}"
     );
+    assert!(other(&rec).get("conversion").is_none(), "same dialect");
     // Claude client, Gemini provider with thoughts: thinking blocks.
     let r = claude(&gw, &claude_body("gemini-think", true)).await;
     let text = r.text();

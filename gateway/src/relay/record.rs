@@ -131,6 +131,14 @@ impl Trace {
         if self.usage.cache_creation_tokens > 0 {
             o["cache_creation_tokens"] = json!(self.usage.cache_creation_tokens);
         }
+        if let Some(ch) = &self.channel
+            && self.dialect.native_protocol() != ch.spec.protocol
+        {
+            o["conversion"] = json!({
+                "client": dialect_name(self.dialect),
+                "provider": protocol_name(ch.spec.protocol),
+            });
+        }
         if self.local_count {
             o["local_count_tokens"] = json!(true);
         }
@@ -236,5 +244,26 @@ impl Trace {
 impl Default for Trace {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// The name of a client dialect in log rows.
+fn dialect_name(d: adapters::convert::Dialect) -> &'static str {
+    use adapters::convert::Dialect;
+    match d {
+        Dialect::OpenAi => "openai",
+        Dialect::Responses => "responses",
+        Dialect::Claude => "claude",
+        Dialect::Gemini => "gemini",
+    }
+}
+
+/// The name of a provider protocol in log rows.
+fn protocol_name(p: adapters::provider::Protocol) -> &'static str {
+    use adapters::provider::Protocol;
+    match p {
+        Protocol::OpenAi => "openai",
+        Protocol::Anthropic => "anthropic",
+        Protocol::Gemini => "gemini",
     }
 }

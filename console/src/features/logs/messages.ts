@@ -128,6 +128,11 @@ export const details = defineMessages({
   },
   retries: { id: 'logs.details.retries', defaultMessage: 'Retries', description: 'Detail: number of retries (admin)' },
   endpoint: { id: 'logs.details.endpoint', defaultMessage: 'Endpoint', description: 'Detail: the relay endpoint called' },
+  conversion: {
+    id: 'logs.details.conversion',
+    defaultMessage: 'Conversion',
+    description: "Detail: the client's dialect and the channel's protocol when they differ",
+  },
   mode: { id: 'logs.details.mode', defaultMessage: 'Answer', description: 'Detail: stream or non-stream' },
   useTime: { id: 'logs.details.useTime', defaultMessage: 'Time to complete', description: 'Detail: total time' },
   frt: { id: 'logs.details.frt', defaultMessage: 'First response', description: 'Detail: time to first token' },

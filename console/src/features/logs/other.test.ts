@@ -5,6 +5,7 @@ import { isFixedPrice, mappedModel, parseOther, retryCount } from './other';
 const GATEWAY_OTHER = JSON.stringify({
   admin_info: { use_channel: [3, 5] },
   request_path: 'chat',
+  conversion: { client: 'openai', provider: 'anthropic' },
   frt: 1234,
   is_model_mapped: true,
   upstream_model_name: 'gpt-4o-2024-08-06',
@@ -21,6 +22,7 @@ describe('reading the other field (spec 3 §3)', () => {
     expect(parseOther(GATEWAY_OTHER)).toEqual({
       useChannel: [3, 5],
       requestPath: 'chat',
+      conversion: { client: 'openai', provider: 'anthropic' },
       frt: 1234,
       isModelMapped: true,
       upstreamModelName: 'gpt-4o-2024-08-06',

@@ -22,6 +22,8 @@ export interface LogOther {
   upstreamModelName?: string;
   /** The relay endpoint called (chat, responses, messages, …). */
   requestPath?: string;
+  /** The conversion that answered, when the client's dialect and the channel's protocol differ. */
+  conversion?: { client: string; provider: string };
   /** Admins only: channel ids in the order they were tried. */
   useChannel?: number[];
   localCountTokens?: boolean;
@@ -60,6 +62,12 @@ function channelsTried(o: Json): number[] | undefined {
   return ids.length > 0 ? ids : undefined;
 }
 
+function conversion(o: Json): LogOther['conversion'] {
+  const c = o.conversion;
+  if (!isObject(c) || typeof c.client !== 'string' || typeof c.provider !== 'string') return undefined;
+  return { client: c.client, provider: c.provider };
+}
+
 /** Drops the keys whose value is undefined (so tests can compare with plain objects). */
 function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
@@ -87,6 +95,7 @@ export function parseOther(raw: string): LogOther {
     isModelMapped: bool(o, 'is_model_mapped'),
     upstreamModelName: str(o, 'upstream_model_name'),
     requestPath: str(o, 'request_path'),
+    conversion: conversion(o),
     useChannel: channelsTried(o),
     localCountTokens: bool(o, 'local_count_tokens'),
     clientDisconnected: bool(o, 'client_disconnected'),

@@ -155,6 +155,7 @@ describe('expanded details of a record (spec 3 §2.2)', () => {
     JSON.stringify({
       admin_info: { use_channel: [3, 5] },
       request_path: 'chat',
+      conversion: { client: 'openai', provider: 'anthropic' },
       frt: 1500,
       is_model_mapped: true,
       upstream_model_name: 'gpt-4o-2024-08-06',
@@ -175,6 +176,7 @@ describe('expanded details of a record (spec 3 §2.2)', () => {
       'channelsTried',
       'retries',
       'endpoint',
+      'conversion',
       'mode',
       'useTime',
       'frt',
@@ -190,6 +192,7 @@ describe('expanded details of a record (spec 3 §2.2)', () => {
     expect(value(items, 'channel')).toEqual({ text: '#5 mock' });
     expect(value(items, 'channelsTried')).toEqual({ text: '3 → 5' });
     expect(value(items, 'retries')).toEqual({ text: '1' });
+    expect(value(items, 'conversion')).toEqual({ text: 'openai → anthropic' });
     expect(value(items, 'frt')).toEqual({ message: cm.seconds, values: { seconds: 1.5 } });
     expect(value(items, 'useTime')).toEqual({ message: cm.seconds, values: { seconds: 2 } });
     expect(value(items, 'mode')).toEqual({ message: cm.stream });

@@ -183,6 +183,7 @@ export function logDetails(log: LogRecord, o: LogOther, admin: boolean): DetailI
     add('retries', literal(retryCount(o)));
   }
   add('endpoint', lit(o.requestPath));
+  if (o.conversion) add('conversion', literal(`${o.conversion.client} → ${o.conversion.provider}`));
   if (isRelayRecord(log.type)) {
     add('mode', { message: log.is_stream ? cm.stream : cm.nonStream });
     add('useTime', seconds(log.use_time));
