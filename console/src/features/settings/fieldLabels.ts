@@ -104,6 +104,7 @@ export const FIELD_LABELS = {
   ModelRequestRateLimitDurationMinutes: 'Rate-limit window (minutes)',
   ModelRequestRateLimitCount: 'Maximum requests per window',
   ModelRequestRateLimitSuccessCount: 'Maximum successful requests per window',
+  ModelRequestRateLimitGroup: 'Limits by group (JSON)',
   UserConcurrencyLimit: 'Requests in flight per user',
   GroupConcurrencyLimit: 'Requests in flight per user, by group (JSON)',
   CompletionAllowance: 'Completion tokens reserved without max_tokens (JSON)',

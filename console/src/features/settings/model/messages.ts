@@ -25,6 +25,12 @@ export const modelHints = defineMessages({
     defaultMessage: 'Only successful requests count; at least 1.',
     description: 'Success count hint',
   },
+  rateLimitGroup: {
+    id: 'settings.modelHints.rateLimitGroup',
+    defaultMessage:
+      "Group → [all requests, successful requests], replacing the two numbers above for the token's group (else the user's); 0 means no limit.",
+    description: 'Rate limit by group hint',
+  },
   userConcurrency: {
     id: 'settings.modelHints.userConcurrency',
     defaultMessage: 'Requests one user may have in flight on each gateway; 0 means no limit.',

@@ -27,6 +27,7 @@ export const RATE_LIMIT_PANELS: PanelDef[] = [
       num('ModelRequestRateLimitDurationMinutes', RATE_LIMIT_MIN.durationMinutes),
       num('ModelRequestRateLimitCount', RATE_LIMIT_MIN.count, { hint: h.rateLimitCount }),
       num('ModelRequestRateLimitSuccessCount', RATE_LIMIT_MIN.successCount, { hint: h.rateLimitSuccessCount }),
+      json('ModelRequestRateLimitGroup', { hint: h.rateLimitGroup, example: JSON.stringify({ vip: [0, 2000] }) }),
     ],
   },
   {
