@@ -39,6 +39,9 @@ for (const lang of ['en', 'zh-CN'] as const) {
     await page.goto('/pricing');
     await expect(page.getByTestId('pricing-table')).toBeVisible();
     await shot('pricing');
+    await page.goto('/about');
+    await expect(page.getByTestId('about-empty')).toBeVisible();
+    await shot('about');
     await page.goto('/log');
     await expect(page.getByTestId('logs-summary')).toBeVisible();
     await shot('logs');

@@ -65,7 +65,9 @@ describe('console shell', () => {
 
   it('says plainly that later screens are not available yet', async () => {
     stubApi();
-    renderAt('/about');
+    const store = makeStore();
+    store.dispatch(signedIn({ id: 2, username: 'u', role: 1 } as User));
+    renderAt('/task', store);
     expect(await screen.findByText('This screen is not available yet')).toBeInTheDocument();
   });
 

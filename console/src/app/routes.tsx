@@ -3,8 +3,7 @@ import { lazy, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { Guard, type GuardLevel } from './Guard';
 import { AppLayout } from '../features/layout/AppLayout';
-import { HomePage } from '../features/layout/HomePage';
-import { sidebar, nav } from '../features/layout/messages';
+import { sidebar } from '../features/layout/messages';
 import { NotAvailablePage } from '../features/placeholder/NotAvailablePage';
 import { NotFoundPage } from '../features/notFound/NotFoundPage';
 import { SetupPage } from '../features/setup/SetupPage';
@@ -13,7 +12,6 @@ import { RegisterPage } from '../features/auth/RegisterPage';
 import { ResetRequestPage } from '../features/auth/ResetRequestPage';
 import { ResetConfirmPage } from '../features/auth/ResetConfirmPage';
 import { OAuthCallbackPage } from '../features/auth/OAuthCallbackPage';
-import { placeholders } from './messages';
 
 // The signed-in screens load on first visit, in their own chunks.
 const UsersPage = lazy(() => import('../features/users/UsersPage').then((m) => ({ default: m.UsersPage })));
@@ -29,6 +27,10 @@ const SettingsPage = lazy(() => import('../features/settings/SettingsPage').then
 const PricingPage = lazy(() => import('../features/pricing/PricingPage').then((m) => ({ default: m.PricingPage })));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })));
 const LogsPage = lazy(() => import('../features/logs/LogsPage').then((m) => ({ default: m.LogsPage })));
+const ChatPage = lazy(() => import('../features/chat/ChatPage').then((m) => ({ default: m.ChatPage })));
+const Chat2LinkPage = lazy(() => import('../features/chat/Chat2LinkPage').then((m) => ({ default: m.Chat2LinkPage })));
+const AboutPage = lazy(() => import('../features/content/AboutPage').then((m) => ({ default: m.AboutPage })));
+const HomeContentPage = lazy(() => import('../features/content/HomeContentPage').then((m) => ({ default: m.HomeContentPage })));
 
 export interface AppRoute {
   path: string;
@@ -37,7 +39,7 @@ export interface AppRoute {
 }
 
 export const ROUTES: AppRoute[] = [
-  { path: '/', guard: 'public', element: <HomePage /> },
+  { path: '/', guard: 'public', element: <HomeContentPage /> },
   { path: '/setup', guard: 'public', element: <SetupPage /> },
   { path: '/login', guard: 'public', element: <LoginPage /> },
   { path: '/register', guard: 'public', element: <RegisterPage /> },
@@ -62,10 +64,10 @@ export const ROUTES: AppRoute[] = [
   { path: '/detail', guard: 'user', element: <DashboardPage /> },
   { path: '/midjourney', guard: 'user', element: <NotAvailablePage name={sidebar.drawing} /> },
   { path: '/task', guard: 'user', element: <NotAvailablePage name={sidebar.tasks} /> },
-  { path: '/chat2link', guard: 'user', element: <NotAvailablePage name={placeholders.chat} /> },
+  { path: '/chat2link', guard: 'user', element: <Chat2LinkPage /> },
   { path: '/pricing', guard: 'public', element: <PricingPage /> },
-  { path: '/about', guard: 'public', element: <NotAvailablePage name={nav.about} /> },
-  { path: '/chat/:id?', guard: 'public', element: <NotAvailablePage name={placeholders.chat} /> },
+  { path: '/about', guard: 'public', element: <AboutPage /> },
+  { path: '/chat/:id?', guard: 'public', element: <ChatPage /> },
   { path: '*', guard: 'public', element: <NotFoundPage /> },
 ];
 

@@ -13,15 +13,17 @@ use axum::response::Response;
 /// elements at run time. `img-src https:`: the logo option is any image URL. `connect-src
 /// https:`: the settings screen fetches the OIDC discovery document an administrator names (and
 /// the release feed, when built with one). Turnstile's script and frame come from
-/// challenges.cloudflare.com. Forms are not restricted: online top-up posts a form to the
-/// payment provider.
+/// challenges.cloudflare.com. `frame-src https: http:`: the About and Home pages and the chat
+/// links an administrator sets to a URL are shown in sandboxed frames of any origin (the
+/// Turnstile frame is one of them); operator HTML is sanitized and can carry no frame of its
+/// own. Forms are not restricted: online top-up posts a form to the payment provider.
 pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'self'; \
      script-src 'self' https://challenges.cloudflare.com; \
      style-src 'self' 'unsafe-inline'; \
      img-src 'self' data: https:; \
      font-src 'self' data:; \
      connect-src 'self' https:; \
-     frame-src https://challenges.cloudflare.com; \
+     frame-src https: http:; \
      frame-ancestors 'none'; \
      base-uri 'self'; \
      object-src 'none'";

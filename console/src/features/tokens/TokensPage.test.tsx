@@ -112,9 +112,12 @@ describe('tokens page (spec 2 §2.5)', () => {
     fireEvent.click(screen.getByTestId('token-reveal-7'));
     await waitFor(() => expect(screen.getByTestId('token-key-7')).toHaveTextContent(WHOLE_KEY));
     expect(keyCalls(fetchMock)).toBe(1);
+    // antd ignores clicks until the button's own loading state has caught up.
+    await waitFor(() => expect(screen.getByTestId('token-reveal-7')).not.toHaveClass('ant-btn-loading'));
     fireEvent.click(screen.getByTestId('token-reveal-7'));
     expect(screen.getByTestId('token-key-7')).toHaveTextContent('sk-abcd**********WXYZ');
     expect(screen.getByTestId('token-key-7')).not.toHaveTextContent(WHOLE_KEY);
+    expect(keyCalls(fetchMock)).toBe(1);
   });
 
   it('copy reads the whole key from the server and puts it on the clipboard', async () => {

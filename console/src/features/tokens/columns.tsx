@@ -3,6 +3,7 @@ import { Button, Popconfirm, Space, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { IntlShape } from 'react-intl';
 import { renderQuota, type QuotaDisplay } from '../../shared/quota';
+import { TokenChatButton } from '../chat/TokenChatButton';
 import { NEVER_EXPIRES, TOKEN_STATUS } from './constants';
 import { actions as am, columns as m } from './messages';
 import { formatTimestamp, tokenStatusLabel } from './rules';
@@ -83,6 +84,7 @@ export function tokenColumns(intl: IntlShape, display: QuotaDisplay, h: TokenRow
       fixed: 'right',
       render: (_, t) => (
         <Space size={4} wrap>
+          <TokenChatButton tokenId={t.id} />
           <Button size="small" onClick={() => h.onToggle(t)} data-testid={`token-toggle-${t.id}`}>
             {intl.formatMessage(t.status === TOKEN_STATUS.enabled ? am.disable : am.enable)}
           </Button>
