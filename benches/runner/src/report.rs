@@ -150,6 +150,27 @@ fn conversion(r: &Results, c: usize) -> Vec<Headline> {
             format!("{} µs over", f(added - budget, 1)),
         ),
     });
+    let open = |k: Kind| r.open.iter().find(|p| p.target == k);
+    if let (Some(g), Some(conv)) = (open(Kind::Gateway), open(Kind::GatewayConverted)) {
+        let (g, conv, rate) = (
+            g.med(|x| x.cpu_us_per_req),
+            conv.med(|x| x.cpu_us_per_req),
+            g.rate.unwrap_or(0),
+        );
+        let added = conv - g;
+        out.push(Headline {
+            what: format!(
+                "CPU added per request by conversion at a fixed {rate} req/s (open loop, both targets at the same throughput), non-stream"
+            ),
+            goal: format!("≤ {budget} µs"),
+            measured: format!("{} µs − {} µs = {} µs", f(conv, 1), f(g, 1), f(added, 1)),
+            verdict: verdict(
+                added,
+                added <= budget,
+                format!("{} µs over", f(added - budget, 1)),
+            ),
+        });
+    }
     let (g, conv) = (
         cpu(r, Kind::Gateway, STREAM, c),
         cpu(r, Kind::GatewayConverted, STREAM, c),

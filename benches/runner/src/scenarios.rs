@@ -9,7 +9,7 @@ use crate::load::{self, Load};
 use crate::procs::{self, RssSampler};
 use crate::results::{InFlight, Point, Run, Settings, StreamsPoint};
 use crate::streams;
-use crate::targets::{Target, Workload};
+use crate::targets::{Kind, Target, Workload};
 
 /// Tools and settings shared by the scenarios.
 pub struct Bench {
@@ -131,7 +131,9 @@ impl Bench {
         Ok(points)
     }
 
-    /// A fixed arrival rate against the targets that can sustain it (not the peers).
+    /// A fixed arrival rate against the targets that can sustain it (not the peers). The
+    /// converted gateway runs too: at one rate, CPU per request compares with the same-dialect
+    /// gateway's without the throughput difference of the closed loop.
     pub fn open_loop(&self, targets: &[Target]) -> anyhow::Result<Vec<Point>> {
         let Some(oha) = &self.oha else {
             return Ok(vec![]);
@@ -139,7 +141,10 @@ impl Bench {
         let s = &self.settings;
         let rated: Vec<&Target> = targets
             .iter()
-            .filter(|t| !t.kind.is_peer() && !t.kind.closed_loop_only())
+            .filter(|t| {
+                !t.kind.is_peer()
+                    && (t.kind == Kind::GatewayConverted || !t.kind.closed_loop_only())
+            })
             .collect();
         let mut points: Vec<Point> = rated
             .iter()
