@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Parser;
+use gateway::billing::fleet::Fleet;
 use gateway::config::link::{self, LinkConfig};
 use gateway::config::watch;
 use gateway::server::DrainOnTerm;
@@ -200,6 +201,22 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     );
     let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
     use_redis(&state, args.redis_url.as_ref())?;
+    if let (Some(url), Some(carry)) = (
+        args.redis_url.as_ref().filter(|u| !u.is_empty()),
+        &state.carry,
+    ) {
+        let fleet = Fleet::new(
+            url,
+            &gateway_id,
+            carry.clone(),
+            state.metrics.fleet_metrics(),
+        )
+        .map_err(|e| anyhow::anyhow!("--redis-url: {e}"))?;
+        let fleet = Arc::new(fleet);
+        let _ = state.fleet.set(fleet.clone());
+        rt.spawn(fleet.run());
+        tracing::info!("balances are shared by the fleet through Redis");
+    }
     if let Some(carry) = &state.carry {
         carry.apply(raw.version, &state.config.load());
     }

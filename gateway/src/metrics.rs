@@ -18,6 +18,9 @@ pub const UNRECORDED: &str = "gateway_unrecorded_requests_total";
 pub const RATE_LIMIT_REDIS_UP: &str = "gateway_rate_limit_redis_up";
 pub const RATE_LIMIT_FALLBACKS: &str = "gateway_rate_limit_redis_fallbacks_total";
 pub const RATE_LIMITED: &str = "gateway_rate_limited_requests_total";
+pub const FLEET_REDIS_UP: &str = "gateway_fleet_budget_redis_up";
+pub const FLEET_FALLBACKS: &str = "gateway_fleet_budget_redis_fallbacks_total";
+pub const FLEET_GRANTS: &str = "gateway_fleet_budget_grants_total";
 
 const LATENCY_BUCKETS: &[f64] = &[
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0,
@@ -46,6 +49,12 @@ pub struct Metrics {
     pub rate_limit_fallbacks: prometheus::IntCounter,
     /// Requests refused by a rate limit, by scope (token, user).
     pub rate_limited: IntCounterVec,
+    /// 1 while balances are spent within leases in Redis, 0 on this gateway's own figures.
+    pub fleet_redis_up: IntGauge,
+    /// Times Redis failed or was slow and balances were spent on this gateway's own figures.
+    pub fleet_fallbacks: prometheus::IntCounter,
+    /// Redis calls made to grow a lease of fleet budget.
+    pub fleet_grants: prometheus::IntCounter,
 }
 
 impl Metrics {
@@ -113,6 +122,21 @@ impl Metrics {
         registry.register(Box::new(rate_limit_redis_up.clone()))?;
         registry.register(Box::new(rate_limit_fallbacks.clone()))?;
         registry.register(Box::new(rate_limited.clone()))?;
+        let fleet_redis_up = IntGauge::new(
+            FLEET_REDIS_UP,
+            "Whether balances are spent within leases in Redis (1) or on this gateway's figures (0)",
+        )?;
+        let fleet_fallbacks = prometheus::IntCounter::new(
+            FLEET_FALLBACKS,
+            "Times Redis failed or was slow and balances were spent on this gateway's figures",
+        )?;
+        registry.register(Box::new(fleet_redis_up.clone()))?;
+        registry.register(Box::new(fleet_fallbacks.clone()))?;
+        let fleet_grants = prometheus::IntCounter::new(
+            FLEET_GRANTS,
+            "Redis calls made to grow a lease of fleet budget (requests its lease did not cover)",
+        )?;
+        registry.register(Box::new(fleet_grants.clone()))?;
         Ok(Metrics {
             registry,
             requests,
@@ -128,6 +152,9 @@ impl Metrics {
             rate_limit_redis_up,
             rate_limit_fallbacks,
             rate_limited,
+            fleet_redis_up,
+            fleet_fallbacks,
+            fleet_grants,
         })
     }
 
@@ -136,6 +163,14 @@ impl Metrics {
         crate::limits::LimitMetrics {
             redis_up: self.rate_limit_redis_up.clone(),
             fallbacks: self.rate_limit_fallbacks.clone(),
+        }
+    }
+
+    pub fn fleet_metrics(&self) -> crate::billing::fleet::FleetMetrics {
+        crate::billing::fleet::FleetMetrics {
+            redis_up: self.fleet_redis_up.clone(),
+            fallbacks: self.fleet_fallbacks.clone(),
+            grants: self.fleet_grants.clone(),
         }
     }
 

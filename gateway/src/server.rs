@@ -84,6 +84,7 @@ pub fn build_state(
         carry: sink.carry(),
         concurrency: Arc::default(),
         limits: Arc::new(crate::limits::Limits::new(Some(metrics.limit_metrics()))),
+        fleet: std::sync::OnceLock::new(),
         config: ConfigStore::new(snapshot),
         sink,
         metrics,

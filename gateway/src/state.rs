@@ -23,6 +23,8 @@ pub struct GatewayState {
     pub concurrency: Arc<crate::billing::Concurrency>,
     /// Request rate limits (in Redis when configured).
     pub limits: Arc<crate::limits::Limits>,
+    /// Balances shared by the fleet through Redis (with a control plane and Redis only).
+    pub fleet: std::sync::OnceLock<Arc<crate::billing::fleet::Fleet>>,
 }
 
 /// Counts one relay request as in flight until dropped.

@@ -10,7 +10,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::config::Snapshot;
+use super::leases::{Claim, Leases, Subject, Want};
+use crate::config::{Snapshot, TokenEntry, UserEntry};
 use std::sync::atomic::Ordering;
 
 /// One charged record's amounts.
@@ -30,9 +31,36 @@ struct Inner {
     charged: HashMap<String, Charge>,
     /// Acknowledged records, by the config version from which snapshots include them.
     reflected_from: BTreeMap<u64, Vec<String>>,
+    /// Leases of fleet budget (gateways sharing balances through Redis).
+    leases: Leases,
+    /// Whether spending must stay within the leases (Redis configured and reachable).
+    enforce_leases: bool,
 }
 
 impl Inner {
+    fn outstanding(&self, subject: Subject) -> i64 {
+        match subject {
+            Subject::User(id) => self.users.get(&id).copied().unwrap_or(0),
+            Subject::Token(id) => self.tokens.get(&id).copied().unwrap_or(0),
+        }
+    }
+
+    /// The subjects a request of `user` with `token` spends (a token's own balance only when
+    /// it is limited), with their control plane figures.
+    fn subjects(user: &UserEntry, token: &TokenEntry) -> impl Iterator<Item = (Subject, i64)> {
+        std::iter::once((Subject::User(user.id), user.cp_quota))
+            .chain((!token.unlimited).then_some((Subject::Token(token.id), token.cp_remain)))
+    }
+
+    /// Every lease confirmed again, and one for every subject with spending outstanding.
+    fn reassert(&mut self) {
+        let outstanding: Vec<(Subject, i64)> = (self.users.iter())
+            .map(|(id, q)| (Subject::User(*id), *q))
+            .chain(self.tokens.iter().map(|(id, q)| (Subject::Token(*id), *q)))
+            .collect();
+        self.leases.reassert(&outstanding);
+    }
+
     fn add(&mut self, user: i64, token: i64, amount: i64) {
         for (map, id) in [(&mut self.users, user), (&mut self.tokens, token)] {
             let sum = map.entry(id).or_default();
@@ -70,6 +98,113 @@ impl Carry {
         if amount != 0 {
             self.lock().add(user, token, -amount);
         }
+    }
+
+    /// Holds `amount` for a request of `user` with `token` (snapshot `version`) when every
+    /// lease covers it, or always while leases are not enforced; otherwise nothing is held and
+    /// the answer says which leases to grow.
+    pub fn try_hold(
+        &self,
+        user: &UserEntry,
+        token: &TokenEntry,
+        version: u64,
+        amount: i64,
+    ) -> Result<(), Vec<Want>> {
+        let mut inner = self.lock();
+        if inner.enforce_leases && amount > 0 {
+            let wants: Vec<Want> = Inner::subjects(user, token)
+                .filter_map(|(subject, balance)| {
+                    let outstanding = inner.outstanding(subject);
+                    inner
+                        .leases
+                        .check(subject, outstanding, amount, balance, version)
+                })
+                .collect();
+            if !wants.is_empty() {
+                return Err(wants);
+            }
+        }
+        inner.add(user.id, token.id, amount);
+        Ok(())
+    }
+
+    /// Holds `extra` more for a stream that outgrew its reservation: within the leases, or
+    /// past them where the balance was ample at the last grant; `false` and nothing held
+    /// otherwise.
+    pub fn try_extend(&self, user: &UserEntry, token: &TokenEntry, extra: i64) -> bool {
+        let mut inner = self.lock();
+        if inner.enforce_leases && extra > 0 {
+            let subjects: Vec<(Subject, i64)> = Inner::subjects(user, token)
+                .map(|(subject, _)| (subject, inner.outstanding(subject) + extra))
+                .collect();
+            let fits = subjects.iter().all(|&(subject, after)| {
+                inner
+                    .leases
+                    .get(subject)
+                    .is_some_and(|l| after <= l.claimed || l.ample)
+            });
+            if !fits {
+                return false;
+            }
+            for (subject, after) in subjects {
+                inner.leases.stretch(subject, after);
+            }
+        }
+        inner.add(user.id, token.id, extra);
+        true
+    }
+
+    /// Redis granted these claims.
+    pub fn granted(&self, grants: &[(Want, i64, bool)]) {
+        let mut inner = self.lock();
+        for (want, claimed, ample) in grants {
+            inner
+                .leases
+                .granted(want.subject, *claimed, *ample, want.balance, want.version);
+        }
+    }
+
+    /// Starts or stops enforcing the leases (Redis reachable or not). Starting again confirms
+    /// every lease with at least what is outstanding now.
+    pub fn enforce_leases(&self, on: bool) {
+        let mut inner = self.lock();
+        if on && !inner.enforce_leases {
+            inner.reassert();
+        }
+        inner.enforce_leases = on;
+    }
+
+    /// Whether spending is held within the leases now.
+    pub fn leases_enforced(&self) -> bool {
+        self.lock().enforce_leases
+    }
+
+    /// The claims to confirm in Redis now: spare of balances that are low or drained is given
+    /// back first.
+    pub fn claims_to_sync(&self, drain: &[Subject]) -> Vec<Claim> {
+        let mut inner = self.lock();
+        let Inner {
+            leases,
+            users,
+            tokens,
+            ..
+        } = &mut *inner;
+        leases.trim(drain, |s| match s {
+            Subject::User(id) => users.get(&id).copied().unwrap_or(0),
+            Subject::Token(id) => tokens.get(&id).copied().unwrap_or(0),
+        });
+        leases.take_dirty()
+    }
+
+    /// Every claim (a periodic refresh), or every claim raised to what is outstanding (Redis
+    /// lost its state).
+    pub fn all_claims(&self, reassert: bool) -> Vec<Claim> {
+        let mut inner = self.lock();
+        if reassert {
+            inner.reassert();
+            inner.leases.take_dirty();
+        }
+        inner.leases.all()
     }
 
     /// A usage record charged `quota`; it stays carried until reflected.
@@ -111,9 +246,43 @@ impl Carry {
         let mut inner = self.lock();
         let later = inner.reflected_from.split_off(&(version + 1));
         let reflected = std::mem::replace(&mut inner.reflected_from, later);
+        let mut left: HashMap<Subject, i64> = HashMap::new();
         for id in reflected.into_values().flatten() {
             if let Some(c) = inner.charged.remove(&id) {
                 inner.add(c.user, c.token, -c.quota);
+                *left.entry(Subject::User(c.user)).or_default() += c.quota;
+                *left.entry(Subject::Token(c.token)).or_default() += c.quota;
+            }
+        }
+        let leased: std::collections::HashSet<Subject> =
+            inner.leases.subjects().into_iter().collect();
+        if !leased.is_empty() {
+            let mut figures: HashMap<Subject, i64> = leased
+                .iter()
+                .filter_map(|s| match s {
+                    Subject::User(id) => snapshot.users.get(id).map(|u| (*s, u.cp_quota)),
+                    Subject::Token(_) => None,
+                })
+                .collect();
+            if leased.iter().any(|s| matches!(s, Subject::Token(_))) {
+                figures.extend(snapshot.tokens.values().filter_map(|t| {
+                    let s = Subject::Token(t.id);
+                    leased.contains(&s).then_some((s, t.cp_remain))
+                }));
+            }
+            for subject in leased.iter().copied() {
+                let Some(figure) = figures.get(&subject).copied() else {
+                    continue;
+                };
+                let outstanding = inner.outstanding(subject);
+                match left.get(&subject) {
+                    Some(quota) => {
+                        inner
+                            .leases
+                            .reflected(subject, *quota, figure, version, outstanding);
+                    }
+                    None => inner.leases.refigure(subject, figure, version, outstanding),
+                }
             }
         }
         for (id, amount) in &inner.users {

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::carry::Carry;
+use super::leases::Want;
 use crate::config::{TokenEntry, UserEntry};
 use crate::error::BillingError;
 
@@ -16,20 +17,36 @@ pub struct Reservation {
     token: Arc<TokenEntry>,
     amount: i64,
     open: bool,
-    /// Where the held amount is noted while open (gateways fed by a control plane).
-    carry: Option<Arc<Carry>>,
+    /// Where the held amount is noted while open (gateways fed by a control plane), and the
+    /// request's id, under which the settled amount is noted as charged.
+    carry: Option<(Arc<Carry>, String)>,
 }
 
-/// [`reserve`], noting the held amount in `carry` until the reservation ends.
+/// Why a carried reservation was not made.
+#[derive(Debug)]
+pub enum Refused {
+    /// The balances this gateway sees cannot cover it.
+    Billing(BillingError),
+    /// They can, but this gateway's leases of fleet budget must grow first.
+    Lease(Vec<Want>),
+}
+
+/// [`reserve`], noting the held amount in `carry` until the reservation ends (within the
+/// leases of fleet budget when they are enforced); `request_id` names the charge at settling.
 pub fn reserve_carried(
     user: &Arc<UserEntry>,
     token: &Arc<TokenEntry>,
+    version: u64,
     amount: i64,
     carry: &Arc<Carry>,
-) -> Result<Reservation, BillingError> {
-    let mut r = reserve(user, token, amount)?;
-    carry.hold(user.id, token.id, r.amount);
-    r.carry = Some(carry.clone());
+    request_id: &str,
+) -> Result<Reservation, Refused> {
+    let mut r = reserve(user, token, amount).map_err(Refused::Billing)?;
+    if let Err(wants) = carry.try_hold(user, token, version, r.amount) {
+        r.refund();
+        return Err(Refused::Lease(wants));
+    }
+    r.carry = Some((carry.clone(), request_id.to_owned()));
     Ok(r)
 }
 
@@ -111,8 +128,14 @@ impl Reservation {
             self.user.quota.fetch_add(extra, Ordering::AcqRel);
             return false;
         }
-        if let Some(carry) = &self.carry {
-            carry.hold(self.user.id, self.token.id, extra);
+        if let Some((carry, _)) = &self.carry
+            && !carry.try_extend(&self.user, &self.token, extra)
+        {
+            self.user.quota.fetch_add(extra, Ordering::AcqRel);
+            if !self.token.unlimited {
+                self.token.remain.fetch_add(extra, Ordering::AcqRel);
+            }
+            return false;
         }
         self.amount += extra;
         true
@@ -140,7 +163,9 @@ impl Reservation {
             self.token.remain.fetch_add(delta, Ordering::AcqRel);
         }
         self.token.used.fetch_add(actual, Ordering::AcqRel);
-        if let Some(carry) = &self.carry {
+        if let Some((carry, request_id)) = &self.carry {
+            // Charged before the hold ends, so the carry never dips below what is spent.
+            carry.charged(request_id, self.user.id, self.token.id, actual);
             carry.release(self.user.id, self.token.id, self.amount);
         }
     }

@@ -3,6 +3,8 @@
 
 pub mod carry;
 mod concurrency;
+pub mod fleet;
+pub mod leases;
 mod ledger;
 mod stream_budget;
 #[cfg(test)]
@@ -10,7 +12,7 @@ mod test_support;
 
 pub use carry::Carry;
 pub use concurrency::{Concurrency, Slot};
-pub use ledger::{Reservation, reserve, reserve_carried};
+pub use ledger::{Refused, Reservation, reserve, reserve_carried};
 pub use stream_budget::StreamBudget;
 
 use crate::config::Pricing;

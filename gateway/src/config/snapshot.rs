@@ -24,6 +24,9 @@ pub struct TokenEntry {
     pub expires_at: Option<i64>,
     pub unlimited: bool,
     pub remain: AtomicI64,
+    /// The control plane's figure of `remain` in this snapshot (before this gateway's own
+    /// unreflected spending was taken from it).
+    pub cp_remain: i64,
     pub used: AtomicI64,
     /// `Some` when model limits are enabled.
     pub model_limits: Option<HashSet<String>>,
@@ -62,6 +65,9 @@ pub struct UserEntry {
     pub group: String,
     pub role: i32,
     pub quota: AtomicI64,
+    /// The control plane's figure of `quota` in this snapshot (before this gateway's own
+    /// unreflected spending was taken from it).
+    pub cp_quota: i64,
     pub used: AtomicI64,
 }
 
@@ -309,6 +315,7 @@ fn token(t: &pb::Token) -> Result<TokenEntry, ConfigError> {
         expires_at: (t.expired_time > 0).then_some(t.expired_time),
         unlimited: t.unlimited_quota,
         remain: AtomicI64::new(t.remain_quota),
+        cp_remain: t.remain_quota,
         used: AtomicI64::new(t.used_quota),
         model_limits: t
             .model_limits_enabled
@@ -402,6 +409,7 @@ impl Snapshot {
                 },
                 role: u.role,
                 quota: AtomicI64::new(u.quota),
+                cp_quota: u.quota,
                 used: AtomicI64::new(u.used_quota),
             };
             if users.insert(u.id, Arc::new(entry)).is_some() {

@@ -16,7 +16,7 @@ use super::{Failure, Relay, Trace, body, convert, respond, sse};
 use crate::billing::{self, StreamBudget};
 use crate::config::{ChannelEntry, Options, Snapshot};
 use crate::edge;
-use crate::error::{GatewayError, RouteError, UpstreamError};
+use crate::error::{BillingError, GatewayError, RouteError, UpstreamError};
 use crate::limits;
 use crate::routing;
 use crate::upstream;
@@ -176,9 +176,37 @@ pub async fn relay(
         opts.pre_consumed_tokens,
         opts.quota_per_unit,
     );
-    let mut reservation = match &r.state.carry {
-        Some(carry) => billing::reserve_carried(&caller.user, &caller.token, pre, carry)?,
-        None => billing::reserve(&caller.user, &caller.token, pre)?,
+    let mut reservation = match (r.state.fleet.get(), &r.state.carry) {
+        (Some(fleet), _) => {
+            fleet
+                .reserve(
+                    &caller.user,
+                    &caller.token,
+                    snap.version,
+                    pre,
+                    &trace.request_id,
+                )
+                .await?
+        }
+        (None, Some(carry)) => {
+            billing::reserve_carried(
+                &caller.user,
+                &caller.token,
+                snap.version,
+                pre,
+                carry,
+                &trace.request_id,
+            )
+            .map_err(|e| match e {
+                billing::Refused::Billing(e) => e,
+                // Leases are enforced only by a fleet budget, which this gateway has not.
+                billing::Refused::Lease(_) => BillingError::UserQuotaShort {
+                    remaining: 0,
+                    need: pre,
+                },
+            })?
+        }
+        (None, None) => billing::reserve(&caller.user, &caller.token, pre)?,
     };
     let result = {
         let mut budget = StreamBudget::new(

@@ -1,0 +1,426 @@
+//! Balances that hold for a fleet of gateways: each gateway spends a user's wallet (and a
+//! limited token's quota) within leases claimed in Redis, where the claims of every gateway
+//! and the control plane's figure of the balance meet in one atomic script. A request whose
+//! lease covers it makes no Redis call; one that does not makes one (the grant), before any
+//! upstream call and with no lock held across it. A background sync gives back spare leases,
+//! confirms the rest (a gateway that stops confirming is taken as gone) and notices when Redis
+//! lost its state (its epoch changed), then claims again what is outstanding.
+//!
+//! The control plane stays the source of truth: Redis holds only its figures (newest config
+//! version wins) and the claims, so a flush loses no money and mints none. While Redis is
+//! down or slower than [`GRANT_BUDGET`], each gateway spends on its own figures (exact for
+//! one gateway) and goes back to leases once a sync succeeds.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use prometheus::{IntCounter, IntGauge};
+use redis::Script;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use tokio::sync::OnceCell;
+
+use super::carry::Carry;
+use super::leases::{Claim, Subject, Want};
+use super::ledger::{Refused, Reservation, reserve_carried};
+use crate::config::{TokenEntry, UserEntry};
+use crate::error::BillingError;
+
+/// Prefix of every key (`{bal}` is the hash tag: one script's keys share a slot).
+const PREFIX: &str = "ai-gateway:{bal}:";
+/// How long a grant may take before the gateway spends on its own figures.
+pub const GRANT_BUDGET: Duration = Duration::from_millis(50);
+/// How often leases are synced (spare given back, claims confirmed).
+pub const SYNC_EVERY: Duration = Duration::from_millis(250);
+/// Every this many syncs, every claim is confirmed (claims older than 10 s are dropped).
+const REFRESH_EVERY: u32 = 8;
+/// Subjects per sync call.
+const SYNC_CHUNK: usize = 500;
+
+/// Shared by both scripts: Redis's clock, the epoch (set by the first caller after a flush),
+/// and a subject's figure, updated when the caller's config version is newer.
+const PRELUDE: &str = r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local gw = ARGV[1]
+local epoch = redis.call('GET', KEYS[#KEYS])
+if not epoch then
+  epoch = ARGV[2]
+  redis.call('SET', KEYS[#KEYS], epoch)
+end
+local function figure(key, balance, version)
+  local v = tonumber(redis.call('HGET', key, 'v') or '-1')
+  if version > 0 and version >= v then
+    redis.call('HSET', key, 'q', balance, 'v', version)
+    return balance
+  end
+  return tonumber(redis.call('HGET', key, 'q') or '0')
+end
+";
+
+/// KEYS: subjects, then the epoch key. ARGV: gateway, epoch candidate, then per subject the
+/// figure, its version, the least claim and the request's amount. Every subject is granted or
+/// none: {epoch, 1, claim, ample, ...}, or {epoch, 0, index, available} (marked to drain).
+const GRANT: &str = r"
+local grants = {}
+for i = 1, #KEYS - 1 do
+  local key = KEYS[i]
+  local base = 2 + 4 * (i - 1)
+  local balance = figure(key, tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2]))
+  local min, amount = tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
+  local others, live = 0, 1
+  local fields = redis.call('HGETALL', key)
+  for j = 1, #fields, 2 do
+    local f = fields[j]
+    if string.sub(f, 1, 2) == 'c:' and string.sub(f, 3) ~= gw then
+      local g = string.sub(f, 3)
+      local seen = tonumber(redis.call('HGET', key, 's:' .. g) or '0')
+      if now - seen > 10000 then
+        redis.call('HDEL', key, f, 's:' .. g)
+      else
+        others = others + tonumber(fields[j + 1])
+        live = live + 1
+      end
+    end
+  end
+  local free = balance - others - min
+  if free < 0 then
+    redis.call('HSET', key, 'drain', now)
+    return {tonumber(epoch), 0, i, balance - others}
+  end
+  local spare, ample = 0, 0
+  if amount > 0 and free >= 64 * amount * live then
+    spare = math.min(math.floor(free / (4 * live)), 16 * amount)
+    ample = 1
+  end
+  grants[i] = min + spare
+  grants[#KEYS - 1 + i] = ample
+end
+local answer = {tonumber(epoch), 1}
+for i = 1, #KEYS - 1 do
+  redis.call('HSET', KEYS[i], 'c:' .. gw, grants[i], 's:' .. gw, now)
+  redis.call('PEXPIRE', KEYS[i], 86400000)
+  answer[#answer + 1] = grants[i]
+  answer[#answer + 1] = grants[#KEYS - 1 + i]
+end
+return answer
+";
+
+/// KEYS: subjects, then the epoch key. ARGV: gateway, epoch candidate, then per subject the
+/// claim, the figure and its version (0: not known). Answers {epoch, drain, ...}: drain 1
+/// when a grant of that subject was refused in the last two seconds.
+const SYNC: &str = r"
+local answer = {tonumber(epoch)}
+for i = 1, #KEYS - 1 do
+  local key = KEYS[i]
+  local base = 2 + 3 * (i - 1)
+  local claim = tonumber(ARGV[base + 1])
+  figure(key, tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]))
+  if claim > 0 then
+    redis.call('HSET', key, 'c:' .. gw, claim, 's:' .. gw, now)
+    redis.call('PEXPIRE', key, 86400000)
+  else
+    redis.call('HDEL', key, 'c:' .. gw, 's:' .. gw)
+  end
+  local drained = tonumber(redis.call('HGET', key, 'drain') or '0')
+  answer[#answer + 1] = (now - drained < 2000) and 1 or 0
+end
+return answer
+";
+
+/// Metrics of the fleet budget.
+#[derive(Clone)]
+pub struct FleetMetrics {
+    /// 1 while spending is held within leases in Redis, 0 while on this gateway's figures.
+    pub redis_up: IntGauge,
+    /// Times Redis failed or was too slow and this gateway spent on its own figures.
+    pub fallbacks: IntCounter,
+    /// Grant calls made (requests whose lease did not cover them).
+    pub grants: IntCounter,
+}
+
+/// A grant's answer.
+enum Grant {
+    Granted,
+    /// The fleet cannot cover the claim of `subject`: `available` is left of its balance.
+    Short {
+        subject: Subject,
+        available: i64,
+    },
+}
+
+/// The fleet budget of one gateway.
+pub struct Fleet {
+    carry: Arc<Carry>,
+    gateway: String,
+    client: redis::Client,
+    conn: OnceCell<ConnectionManager>,
+    grant: Script,
+    sync: Script,
+    /// The epoch this gateway's claims were made under.
+    epoch: Mutex<Option<i64>>,
+    /// The epoch this gateway proposes when Redis has none.
+    candidate: i64,
+    /// Redis lost its state: every claim is made again at the next sync.
+    reassert: AtomicBool,
+    metrics: FleetMetrics,
+}
+
+impl std::fmt::Debug for Fleet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fleet")
+            .field("gateway", &self.gateway)
+            .finish_non_exhaustive()
+    }
+}
+
+fn key(subject: Subject) -> String {
+    format!("{PREFIX}{}", subject.key())
+}
+
+fn epoch_key() -> String {
+    format!("{PREFIX}epoch")
+}
+
+impl Fleet {
+    /// Leases for `carry`'s spending in the Redis at `url`, claimed as `gateway` (unique in the
+    /// fleet). Spending stays on this gateway's figures until [`Fleet::run`]'s first sync.
+    pub fn new(
+        url: &str,
+        gateway: &str,
+        carry: Arc<Carry>,
+        metrics: FleetMetrics,
+    ) -> redis::RedisResult<Self> {
+        Ok(Fleet {
+            carry,
+            gateway: gateway.to_owned(),
+            client: redis::Client::open(url)?,
+            conn: OnceCell::new(),
+            grant: Script::new(&format!("{PRELUDE}{GRANT}")),
+            sync: Script::new(&format!("{PRELUDE}{SYNC}")),
+            epoch: Mutex::new(None),
+            candidate: i64::from(rand::random::<u32>()) + 1,
+            reassert: AtomicBool::new(false),
+            metrics,
+        })
+    }
+
+    /// Reserves `amount` for a request (snapshot `version`) within this gateway's leases,
+    /// growing them with one Redis call when they fall short.
+    pub async fn reserve(
+        &self,
+        user: &Arc<UserEntry>,
+        token: &Arc<TokenEntry>,
+        version: u64,
+        amount: i64,
+        request_id: &str,
+    ) -> Result<Reservation, BillingError> {
+        for _ in 0..3 {
+            let wants = match reserve_carried(user, token, version, amount, &self.carry, request_id)
+            {
+                Ok(r) => return Ok(r),
+                Err(Refused::Billing(e)) => return Err(e),
+                Err(Refused::Lease(wants)) => wants,
+            };
+            match tokio::time::timeout(GRANT_BUDGET, self.ask(&wants)).await {
+                Ok(Ok(Grant::Granted)) => {}
+                Ok(Ok(Grant::Short { subject, available })) => {
+                    return Err(match subject {
+                        Subject::Token(_) => BillingError::TokenQuotaShort {
+                            remaining: available,
+                            need: amount,
+                        },
+                        Subject::User(_) if available <= 0 => BillingError::UserQuotaEmpty {
+                            remaining: available,
+                        },
+                        Subject::User(_) => BillingError::UserQuotaShort {
+                            remaining: available,
+                            need: amount,
+                        },
+                    });
+                }
+                Ok(Err(e)) => self.down(&e.to_string()),
+                Err(_) => self.down("no answer within the budget"),
+            }
+        }
+        // Leases changed under this request three times running: spend on local figures.
+        reserve_carried(user, token, version, amount, &self.carry, request_id).map_err(
+            |e| match e {
+                Refused::Billing(e) => e,
+                Refused::Lease(_) => BillingError::UserQuotaShort {
+                    remaining: 0,
+                    need: amount,
+                },
+            },
+        )
+    }
+
+    async fn conn(&self) -> redis::RedisResult<ConnectionManager> {
+        let conn = self
+            .conn
+            .get_or_try_init(|| {
+                let config = ConnectionManagerConfig::new()
+                    .set_connection_timeout(Some(Duration::from_millis(500)))
+                    .set_response_timeout(Some(Duration::from_millis(500)))
+                    .set_number_of_retries(1);
+                ConnectionManager::new_with_config(self.client.clone(), config)
+            })
+            .await?;
+        Ok(conn.clone())
+    }
+
+    /// One grant call for `wants`.
+    async fn ask(&self, wants: &[Want]) -> redis::RedisResult<Grant> {
+        let mut conn = self.conn().await?;
+        self.metrics.grants.inc();
+        let mut call = self.grant.prepare_invoke();
+        call.arg(&self.gateway).arg(self.candidate);
+        for want in wants {
+            call.key(key(want.subject))
+                .arg(want.balance)
+                .arg(want.version)
+                .arg(want.min)
+                .arg(want.amount);
+        }
+        call.key(epoch_key());
+        let answer: Vec<i64> = call.invoke_async(&mut conn).await?;
+        let Some((&epoch, rest)) = answer.split_first() else {
+            return Err(bad_answer(&answer));
+        };
+        self.saw_epoch(epoch);
+        match rest {
+            [1, grants @ ..] if grants.len() == 2 * wants.len() => {
+                let granted: Vec<(Want, i64, bool)> = wants
+                    .iter()
+                    .zip(grants.chunks_exact(2))
+                    .map(|(w, g)| (*w, g[0], g[1] == 1))
+                    .collect();
+                self.carry.granted(&granted);
+                Ok(Grant::Granted)
+            }
+            [0, index, available] => {
+                let want = usize::try_from(*index - 1)
+                    .ok()
+                    .and_then(|i| wants.get(i))
+                    .ok_or_else(|| bad_answer(&answer))?;
+                Ok(Grant::Short {
+                    subject: want.subject,
+                    available: *available,
+                })
+            }
+            _ => Err(bad_answer(&answer)),
+        }
+    }
+
+    /// Notes the epoch Redis answered with; a new one after a known one means Redis lost its
+    /// state, so every claim is made again.
+    fn saw_epoch(&self, epoch: i64) {
+        let mut known = self.epoch.lock().unwrap_or_else(|p| p.into_inner());
+        match *known {
+            Some(k) if k == epoch => {}
+            Some(_) => {
+                tracing::warn!("fleet budget: Redis lost its leases; claiming them again");
+                self.reassert.store(true, Ordering::Release);
+                *known = Some(epoch);
+            }
+            None => *known = Some(epoch),
+        }
+    }
+
+    /// Redis failed: spend on this gateway's figures until a sync succeeds.
+    fn down(&self, why: &str) {
+        if self.carry.leases_enforced() {
+            self.carry.enforce_leases(false);
+            self.metrics.fallbacks.inc();
+            self.metrics.redis_up.set(0);
+            tracing::warn!(
+                error = why,
+                "fleet budget: Redis unavailable; spending on this gateway's own figures for now"
+            );
+        }
+    }
+
+    /// One sync: claims to confirm go to Redis; subjects it asks to drain are trimmed at once.
+    async fn sync_once(&self, tick: u32) -> redis::RedisResult<()> {
+        let enforced = self.carry.leases_enforced();
+        let reassert = !enforced || self.reassert.swap(false, Ordering::AcqRel);
+        let claims = if reassert || tick.is_multiple_of(REFRESH_EVERY) {
+            self.carry.all_claims(reassert)
+        } else {
+            self.carry.claims_to_sync(&[])
+        };
+        if claims.is_empty() && enforced {
+            return Ok(());
+        }
+        let mut drained = Vec::new();
+        if claims.is_empty() {
+            self.send(&[], &mut drained).await?;
+        }
+        for chunk in claims.chunks(SYNC_CHUNK) {
+            self.send(chunk, &mut drained).await?;
+        }
+        if !enforced {
+            self.carry.enforce_leases(true);
+            self.metrics.redis_up.set(1);
+            tracing::info!("fleet budget: spending within leases in Redis");
+        }
+        if !drained.is_empty() {
+            let trimmed = self.carry.claims_to_sync(&drained);
+            for chunk in trimmed.chunks(SYNC_CHUNK) {
+                self.send(chunk, &mut Vec::new()).await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn send(&self, claims: &[Claim], drained: &mut Vec<Subject>) -> redis::RedisResult<()> {
+        let mut conn = self.conn().await?;
+        let mut call = self.sync.prepare_invoke();
+        call.arg(&self.gateway).arg(self.candidate);
+        for c in claims {
+            call.key(key(c.subject))
+                .arg(c.claimed)
+                .arg(c.balance)
+                .arg(c.version);
+        }
+        call.key(epoch_key());
+        let answer: Vec<i64> = call.invoke_async(&mut conn).await?;
+        let Some((&epoch, drains)) = answer.split_first() else {
+            return Err(bad_answer(&answer));
+        };
+        if drains.len() != claims.len() {
+            return Err(bad_answer(&answer));
+        }
+        self.saw_epoch(epoch);
+        drained.extend(
+            claims
+                .iter()
+                .zip(drains)
+                .filter(|(_, d)| **d == 1)
+                .map(|(c, _)| c.subject),
+        );
+        Ok(())
+    }
+
+    /// Syncs every [`SYNC_EVERY`] until the runtime stops.
+    pub async fn run(self: Arc<Self>) {
+        let mut tick: u32 = 0;
+        loop {
+            match tokio::time::timeout(Duration::from_millis(500), self.sync_once(tick)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => self.down(&e.to_string()),
+                Err(_) => self.down("sync took over 500 ms"),
+            }
+            tick = tick.wrapping_add(1);
+            tokio::time::sleep(SYNC_EVERY).await;
+        }
+    }
+}
+
+fn bad_answer(answer: &[i64]) -> redis::RedisError {
+    redis::RedisError::from((
+        redis::ErrorKind::Client,
+        "unexpected answer of the fleet budget script",
+        format!("{answer:?}"),
+    ))
+}
