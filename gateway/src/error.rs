@@ -58,6 +58,10 @@ pub enum AuthError {
     ModelForbidden(String),
     #[error("Only administrators may pin a channel")]
     PinNotAdmin,
+    #[error("The playground needs a signed-in console session")]
+    NoSession,
+    #[error("The console session could not be checked; try again")]
+    SessionUnchecked,
 }
 
 /// Channel selection.
@@ -184,7 +188,9 @@ impl GatewayError {
                 | AuthError::InvalidToken
                 | AuthError::Expired
                 | AuthError::Exhausted
-                | AuthError::Disabled => 401,
+                | AuthError::Disabled
+                | AuthError::NoSession => 401,
+                AuthError::SessionUnchecked => 503,
                 _ => 403,
             },
             GatewayError::Route(RouteError::NoChannel { .. }) => 503,
@@ -231,6 +237,8 @@ impl GatewayError {
                 AuthError::UserBanned => "user_banned",
                 AuthError::GroupForbidden(_) | AuthError::GroupRemoved(_) => "group_forbidden",
                 AuthError::ModelForbidden(_) => "model_forbidden",
+                AuthError::NoSession => "invalid_session",
+                AuthError::SessionUnchecked => "session_check_failed",
             },
             GatewayError::Route(e) => match e {
                 RouteError::NoChannel { .. } => "model_not_found",

@@ -2,6 +2,7 @@
 //! address, key extraction, token and user checks).
 
 mod auth;
+pub mod playground;
 
 pub use adapters::client_ip::TrustedProxies;
 pub use auth::{Caller, authenticate, check_model, extract_key, key_hash};

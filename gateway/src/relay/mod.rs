@@ -78,7 +78,10 @@ pub struct Ctx {
 
 /// Whether a path belongs to the relay (OpenAI `/v1…`, Gemini `/v1beta…`).
 fn is_relay_path(path: &str) -> bool {
-    path == "/v1" || path.starts_with("/v1/") || path.starts_with("/v1beta")
+    path == "/v1"
+        || path.starts_with("/v1/")
+        || path.starts_with("/v1beta")
+        || path.trim_end_matches('/') == edge::playground::PATH
 }
 
 #[async_trait]
@@ -179,8 +182,15 @@ impl Relay {
         let req = session.req_header();
         let path = req.uri.path().to_owned();
         trace.dialect = dialect::error_dialect(&path);
-        let Some(call) = dialect::recognise(&req.method, &path, req.uri.query(), &req.headers)
-        else {
+        trace.playground = path.trim_end_matches('/') == edge::playground::PATH
+            && self.forward_to.is_some()
+            && req.method == http::Method::POST;
+        let call = if trace.playground {
+            Some(Call::OpenAi(adapters::openai::Endpoint::ChatCompletions))
+        } else {
+            dialect::recognise(&req.method, &path, req.uri.query(), &req.headers)
+        };
+        let Some(call) = call else {
             return Err(RequestError::NotFound {
                 method: req.method.to_string(),
                 path,
@@ -239,6 +249,25 @@ impl Relay {
         let caller = edge::authenticate(snap, key, ip, trace.created_at)?;
         trace.caller = Some(caller.clone());
         Ok(caller)
+    }
+
+    /// The user of the console session a playground request carries (asked of the control
+    /// plane this gateway forwards the console to).
+    async fn playground_user(&self, session: &Session, trace: &mut Trace) -> Result<i64, Failure> {
+        let req = session.req_header();
+        let ip = session.client_addr().and_then(|a| a.as_inet()).map(|a| {
+            self.trusted_proxies
+                .client_ip(a.ip(), edge::forwarded_for(&req.headers))
+        });
+        trace.client_ip = ip;
+        let control_plane = self.forward_to.ok_or(GatewayError::Auth(
+            crate::error::AuthError::SessionUnchecked,
+        ))?;
+        Ok(
+            edge::playground::session_user(&self.state.upstream, control_plane, &req.headers, ip)
+                .await
+                .map_err(GatewayError::from)?,
+        )
     }
 
     async fn models(

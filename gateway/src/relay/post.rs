@@ -119,8 +119,18 @@ pub async fn relay(
     trace: &mut Trace,
     call: &Call,
 ) -> Result<(), Failure> {
-    let caller = r.authenticate(session, snap, trace)?;
-    let body = read_json_body(session, snap, trace).await?;
+    let (caller, body) = if trace.playground {
+        let user = r.playground_user(session, trace).await?;
+        let body = read_json_body(session, snap, trace).await?;
+        let group = edge::playground::requested_group(&body);
+        let caller =
+            edge::playground::caller(snap, user, group.as_deref()).map_err(GatewayError::from)?;
+        trace.caller = Some(caller.clone());
+        (caller, body)
+    } else {
+        let caller = r.authenticate(session, snap, trace)?;
+        (caller, read_json_body(session, snap, trace).await?)
+    };
     let job = Job::decode(call, &session.req_header().headers, body)?;
     let model = job.model().to_owned();
     trace.model = model.clone();

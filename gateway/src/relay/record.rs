@@ -46,6 +46,8 @@ pub struct Trace {
     pub client_ip: Option<std::net::IpAddr>,
     /// `Access-Control-Allow-Origin` of the answer (a browser from an allowed origin).
     pub cors_origin: Option<String>,
+    /// A console playground request (session, no token).
+    pub playground: bool,
 }
 
 fn new_request_id(now: std::time::SystemTime) -> String {
@@ -87,6 +89,7 @@ impl Trace {
             client_gone: false,
             client_ip: None,
             cors_origin: None,
+            playground: false,
         }
     }
 
@@ -141,6 +144,9 @@ impl Trace {
         }
         if self.local_count {
             o["local_count_tokens"] = json!(true);
+        }
+        if self.playground {
+            o["playground"] = json!(true);
         }
         if self.client_gone {
             o["client_disconnected"] = json!(true);
