@@ -504,6 +504,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mj/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_drawings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mj/self/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_own_drawings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/models": {
         parameters: {
             query?: never;
@@ -802,6 +834,38 @@ export interface paths {
             cookie?: never;
         };
         get: operations["get_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/task/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_tasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/task/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_own_tasks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1475,6 +1539,47 @@ export interface components {
             role?: number | null;
             username?: string;
         };
+        /** @description A drawing job. */
+        DrawingView: {
+            /** @description IMAGINE, UPSCALE, VARIATION, … */
+            action: string;
+            /**
+             * Format: int64
+             * @description 0 in a user's own list.
+             */
+            channel_id: number;
+            /**
+             * Format: int64
+             * @description Submit result: 1 submitted, 21 waiting, 22 duplicate, 0 not submitted.
+             */
+            code: number;
+            description: string;
+            fail_reason: string;
+            /** Format: int64 */
+            finish_time: number;
+            /** Format: int64 */
+            id: number;
+            image_url: string;
+            mj_id: string;
+            /** @description A percentage such as "50%". */
+            progress: string;
+            prompt: string;
+            prompt_en: string;
+            /** Format: int64 */
+            quota: number;
+            /** Format: int64 */
+            start_time: number;
+            state: string;
+            /** @description NOT_START, SUBMITTED, IN_PROGRESS, SUCCESS, FAILURE, MODAL. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            submit_time: number;
+            /** Format: int64 */
+            user_id: number;
+        };
         /** @description The envelope of replies that carry no data (documentation only). */
         EmptyEnvelope: {
             data?: Record<string, never> | null;
@@ -1743,6 +1848,60 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_Page_DrawingView: {
+            /** @description One page of a list. */
+            data?: {
+                items: {
+                    /** @description IMAGINE, UPSCALE, VARIATION, … */
+                    action: string;
+                    /**
+                     * Format: int64
+                     * @description 0 in a user's own list.
+                     */
+                    channel_id: number;
+                    /**
+                     * Format: int64
+                     * @description Submit result: 1 submitted, 21 waiting, 22 duplicate, 0 not submitted.
+                     */
+                    code: number;
+                    description: string;
+                    fail_reason: string;
+                    /** Format: int64 */
+                    finish_time: number;
+                    /** Format: int64 */
+                    id: number;
+                    image_url: string;
+                    mj_id: string;
+                    /** @description A percentage such as "50%". */
+                    progress: string;
+                    prompt: string;
+                    prompt_en: string;
+                    /** Format: int64 */
+                    quota: number;
+                    /** Format: int64 */
+                    start_time: number;
+                    state: string;
+                    /** @description NOT_START, SUBMITTED, IN_PROGRESS, SUCCESS, FAILURE, MODAL. */
+                    status: string;
+                    /**
+                     * Format: int64
+                     * @description Epoch milliseconds.
+                     */
+                    submit_time: number;
+                    /** Format: int64 */
+                    user_id: number;
+                }[];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                page_size: number;
+                /** Format: int64 */
+                total: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_Page_LogView: {
             /** @description One page of a list. */
             data?: {
@@ -1876,6 +2035,57 @@ export interface components {
                     request_id: string;
                     /** Format: int64 */
                     token_id: number;
+                    /** Format: int64 */
+                    user_id: number;
+                }[];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                page_size: number;
+                /** Format: int64 */
+                total: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
+        Envelope_Page_TaskView: {
+            /** @description One page of a list. */
+            data?: {
+                items: {
+                    /** @description MUSIC, LYRICS, … */
+                    action: string;
+                    /**
+                     * Format: int64
+                     * @description 0 in a user's own list.
+                     */
+                    channel_id: number;
+                    /** Format: int64 */
+                    created_at: number;
+                    /** @description The provider's result (JSON text). */
+                    data: string;
+                    fail_reason: string;
+                    /** Format: int64 */
+                    finish_time: number;
+                    /** Format: int64 */
+                    id: number;
+                    /** @description The provider platform, such as "suno". */
+                    platform: string;
+                    progress: string;
+                    /** Format: int64 */
+                    quota: number;
+                    /** Format: int64 */
+                    start_time: number;
+                    /** @description NOT_START, SUBMITTED, QUEUED, IN_PROGRESS, SUCCESS, FAILURE, UNKNOWN ("" while submitting). */
+                    status: string;
+                    /**
+                     * Format: int64
+                     * @description Epoch seconds.
+                     */
+                    submit_time: number;
+                    task_id: string;
+                    /** Format: int64 */
+                    updated_at: number;
                     /** Format: int64 */
                     user_id: number;
                 }[];
@@ -2857,6 +3067,44 @@ export interface components {
         /** @description A tag. */
         TagRequest: {
             tag?: string;
+        };
+        /** @description A generic task (music, lyrics, video). */
+        TaskView: {
+            /** @description MUSIC, LYRICS, … */
+            action: string;
+            /**
+             * Format: int64
+             * @description 0 in a user's own list.
+             */
+            channel_id: number;
+            /** Format: int64 */
+            created_at: number;
+            /** @description The provider's result (JSON text). */
+            data: string;
+            fail_reason: string;
+            /** Format: int64 */
+            finish_time: number;
+            /** Format: int64 */
+            id: number;
+            /** @description The provider platform, such as "suno". */
+            platform: string;
+            progress: string;
+            /** Format: int64 */
+            quota: number;
+            /** Format: int64 */
+            start_time: number;
+            /** @description NOT_START, SUBMITTED, QUEUED, IN_PROGRESS, SUCCESS, FAILURE, UNKNOWN ("" while submitting). */
+            status: string;
+            /**
+             * Format: int64
+             * @description Epoch seconds.
+             */
+            submit_time: number;
+            task_id: string;
+            /** Format: int64 */
+            updated_at: number;
+            /** Format: int64 */
+            user_id: number;
         };
         /** @description The result of testing one channel. */
         TestResult: {
@@ -4173,6 +4421,76 @@ export interface operations {
             };
         };
     };
+    list_drawings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channel_id: number | null;
+                mj_id: string | null;
+                /** @description Submit time bounds, epoch milliseconds as the drawing records keep them. */
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_DrawingView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    list_own_drawings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channel_id: number | null;
+                mj_id: string | null;
+                /** @description Submit time bounds, epoch milliseconds as the drawing records keep them. */
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_DrawingView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     models_by_type: {
         parameters: {
             query?: never;
@@ -4791,6 +5109,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_StatusView"];
+                };
+            };
+        };
+    };
+    list_tasks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channel_id: number | null;
+                task_id: string | null;
+                /** @description Submit time bounds, epoch seconds. */
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TaskView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
+    list_own_tasks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channel_id: number | null;
+                task_id: string | null;
+                /** @description Submit time bounds, epoch seconds. */
+                start_timestamp: number | null;
+                end_timestamp: number | null;
+                p: number | null;
+                page_size: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TaskView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
         };

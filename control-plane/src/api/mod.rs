@@ -21,6 +21,7 @@ pub mod redemptions;
 pub mod security_headers;
 pub mod setup;
 pub mod status;
+pub mod tasks;
 pub mod throttle;
 pub mod tokens;
 pub mod topup;
@@ -45,7 +46,7 @@ use crate::state::AppState;
         (name = "setup"), (name = "status"), (name = "account"), (name = "self"),
         (name = "users"), (name = "options"), (name = "tokens"),
         (name = "redemptions"), (name = "wallet"), (name = "channels"), (name = "logs"),
-        (name = "dashboard"), (name = "pricing")
+        (name = "dashboard"), (name = "pricing"), (name = "tasks")
     )
 )]
 struct ApiDoc;
@@ -99,6 +100,10 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(logs::list_own_logs))
         .routes(routes!(logs::log_stats))
         .routes(routes!(logs::own_log_stats))
+        .routes(routes!(tasks::list_drawings))
+        .routes(routes!(tasks::list_own_drawings))
+        .routes(routes!(tasks::list_tasks))
+        .routes(routes!(tasks::list_own_tasks))
         .routes(routes!(data::all_by_model))
         .routes(routes!(data::all_by_user))
         .routes(routes!(data::own_by_model))

@@ -99,7 +99,7 @@ fn status_view(o: &Options, setup: bool, start_time: i64) -> StatusView {
         display_in_currency: o.bool("DisplayInCurrencyEnabled"),
         display_token_stat: o.bool("DisplayTokenStatEnabled"),
         enable_drawing: o.bool("DrawingEnabled"),
-        enable_task: true,
+        enable_task: o.bool("TaskEnabled"),
         enable_data_export: o.bool("DataExportEnabled"),
         data_export_default_time: o.get("DataExportDefaultTime").to_string(),
         default_collapse_sidebar: o.bool("DefaultCollapseSidebar"),

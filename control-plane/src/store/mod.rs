@@ -13,6 +13,7 @@ pub mod quota_data;
 pub mod redemptions;
 pub mod sessions;
 pub mod setup;
+pub mod tasks;
 pub mod tokens;
 pub mod top_ups;
 pub mod usage;

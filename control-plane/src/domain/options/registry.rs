@@ -149,8 +149,9 @@ pub static REGISTRY: &[OptionSpec] = &[
     flag("DefaultCollapseSidebar", false),
     flag("DemoSiteEnabled", false),
     flag("SelfUseModeEnabled", false),
-    // Drawing.
+    // Drawing and asynchronous tasks (their logs' sidebar entries follow these).
     flag("DrawingEnabled", false),
+    flag("TaskEnabled", true),
     flag("MjNotifyEnabled", false),
     flag("MjAccountFilterEnabled", false),
     flag("MjForwardUrlEnabled", false),
