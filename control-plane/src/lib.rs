@@ -6,6 +6,7 @@ pub mod api;
 pub mod domain;
 pub mod error;
 pub mod hashing;
+pub mod health;
 pub mod i18n;
 pub mod jobs;
 pub mod metrics;

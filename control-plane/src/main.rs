@@ -93,6 +93,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     }
     spawn_session_purge(db.clone());
     spawn_log_retention(state.clone());
+    control_plane::health::spawn_jobs(state.clone(), replica_name());
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("binding {listen}"))?;
@@ -198,6 +199,13 @@ fn spawn_session_purge(db: Db) {
             }
         }
     });
+}
+
+/// This replica's name in job claims: the host and a random suffix (several replicas may run
+/// on one host).
+fn replica_name() -> String {
+    let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "control-plane".to_owned());
+    format!("{host}-{:08x}", rand::random::<u32>())
 }
 
 /// Deletes logs older than `LogRetentionDays` (when set) and expired attempt counters every hour.

@@ -7,6 +7,7 @@ pub const USAGE_REJECTED: &str = "control_plane_usage_rejected_total";
 pub const GATEWAYS_REFUSED: &str = "control_plane_gateway_refused_total";
 pub const PASSWORD_HASHES: &str = "control_plane_password_hashes_total";
 pub const AUTH_THROTTLED: &str = "control_plane_auth_throttled_total";
+pub const CHANNELS_AUTO_DISABLED: &str = "control_plane_channels_auto_disabled_total";
 
 /// The control plane's metrics in their own registry (tests run several in one process).
 pub struct Metrics {
@@ -21,6 +22,8 @@ pub struct Metrics {
     pub password_hashes: IntCounterVec,
     /// Credential attempts refused with 429, by endpoint (login, register, …).
     pub auth_throttled: IntCounterVec,
+    /// Channels disabled because of upstream failures that gateways reported.
+    pub channels_auto_disabled: prometheus::IntCounter,
 }
 
 impl Metrics {
@@ -54,10 +57,16 @@ impl Metrics {
         registry.register(Box::new(usage_records.clone()))?;
         registry.register(Box::new(usage_rejected.clone()))?;
         registry.register(Box::new(gateways_refused.clone()))?;
+        let channels_auto_disabled = prometheus::IntCounter::new(
+            CHANNELS_AUTO_DISABLED,
+            "Channels disabled because of upstream failures reported by gateways",
+        )?;
+        registry.register(Box::new(channels_auto_disabled.clone()))?;
         Ok(Metrics {
             registry,
             usage_records,
             usage_rejected,
+            channels_auto_disabled,
             gateways_refused,
             password_hashes,
             auth_throttled,

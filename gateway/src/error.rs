@@ -143,6 +143,35 @@ impl UpstreamError {
         }
     }
 
+    /// What the channel answered, for the control plane's automatic disabling: the upstream's
+    /// status (0 when it gave none) and its error message (the `error.message` of its JSON
+    /// body, or the body's text), at most `max` bytes. `None` for failures of this gateway's
+    /// own making (a request it could not build or convert).
+    pub fn channel_failure(&self, max: usize) -> Option<(u16, String)> {
+        let (status, text) = match self {
+            UpstreamError::Build(_) | UpstreamError::Unsupported(_) => return None,
+            UpstreamError::Status { status, body } => {
+                let message = serde_json::from_slice::<Value>(body)
+                    .ok()
+                    .and_then(|v| {
+                        let err = v.get("error")?;
+                        err.get("message")
+                            .and_then(Value::as_str)
+                            .or_else(|| err.as_str())
+                            .map(str::to_owned)
+                    })
+                    .unwrap_or_else(|| String::from_utf8_lossy(body).into_owned());
+                (*status, message)
+            }
+            other => (0, other.to_string()),
+        };
+        let mut end = text.len().min(max);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        Some((status, text[..end].to_owned()))
+    }
+
     /// Whether another channel may be tried (the status part is decided by the options).
     pub fn retryable(&self, retryable_status: impl Fn(u16) -> bool) -> bool {
         match self {
@@ -356,6 +385,25 @@ mod tests {
 
     #[test]
     fn gateway_errors_have_openai_shape_with_request_id() {
+        let status = UpstreamError::Status {
+            status: 401,
+            body: Bytes::from_static(br#"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}"#),
+        };
+        assert_eq!(
+            status.channel_failure(500),
+            Some((401, "Incorrect API key provided".to_owned()))
+        );
+        let text = UpstreamError::Status {
+            status: 502,
+            body: Bytes::from("bad gateway é".repeat(100)),
+        };
+        let (code, message) = text.channel_failure(20).unwrap();
+        assert_eq!((code, message.len()), (502, 20));
+        assert_eq!(UpstreamError::Build("x".into()).channel_failure(500), None);
+        assert_eq!(
+            UpstreamError::Timeout(5).channel_failure(500).map(|f| f.0),
+            Some(0)
+        );
         let e = GatewayError::from(AuthError::InvalidToken);
         let v: Value = serde_json::from_slice(&e.body("req1")).unwrap();
         assert_eq!(v["error"]["type"], "new_api_error");

@@ -63,12 +63,12 @@ describe('console shell', () => {
     expect(await screen.findByTestId('sqlite-warning')).toBeInTheDocument();
   });
 
-  it('says plainly that later screens are not available yet', async () => {
-    stubApi();
+  it('routes /task to the task log, empty while there are no tasks', async () => {
+    stubApi({ 'GET /api/task/self': { items: [], page: 1, page_size: 100, total: 0 } });
     const store = makeStore();
     store.dispatch(signedIn({ id: 2, username: 'u', role: 1 } as User));
     renderAt('/task', store);
-    expect(await screen.findByText('This screen is not available yet')).toBeInTheDocument();
+    expect(await screen.findByTestId('task-empty')).toHaveTextContent('No tasks in this time range');
   });
 
   it('finishes a third-party sign-in on /oauth/{provider} and goes home', async () => {

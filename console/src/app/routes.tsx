@@ -3,8 +3,6 @@ import { lazy, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { Guard, type GuardLevel } from './Guard';
 import { AppLayout } from '../features/layout/AppLayout';
-import { sidebar } from '../features/layout/messages';
-import { NotAvailablePage } from '../features/placeholder/NotAvailablePage';
 import { NotFoundPage } from '../features/notFound/NotFoundPage';
 import { SetupPage } from '../features/setup/SetupPage';
 import { LoginPage } from '../features/auth/LoginPage';
@@ -31,6 +29,9 @@ const ChatPage = lazy(() => import('../features/chat/ChatPage').then((m) => ({ d
 const Chat2LinkPage = lazy(() => import('../features/chat/Chat2LinkPage').then((m) => ({ default: m.Chat2LinkPage })));
 const AboutPage = lazy(() => import('../features/content/AboutPage').then((m) => ({ default: m.AboutPage })));
 const HomeContentPage = lazy(() => import('../features/content/HomeContentPage').then((m) => ({ default: m.HomeContentPage })));
+const PlaygroundPage = lazy(() => import('../features/playground/PlaygroundPage').then((m) => ({ default: m.PlaygroundPage })));
+const DrawingLogPage = lazy(() => import('../features/jobs/DrawingLogPage').then((m) => ({ default: m.DrawingLogPage })));
+const TaskLogPage = lazy(() => import('../features/jobs/TaskLogPage').then((m) => ({ default: m.TaskLogPage })));
 
 export interface AppRoute {
   path: string;
@@ -58,12 +59,11 @@ export const ROUTES: AppRoute[] = [
   { path: '/gateway', guard: 'admin', element: <GatewaysPage /> },
   { path: '/token', guard: 'user', element: <TokensPage /> },
   { path: '/topup', guard: 'user', element: <WalletPage /> },
-  // Screens of later issues: a route that says so, never fake data.
-  { path: '/playground', guard: 'user', element: <NotAvailablePage name={sidebar.playground} /> },
+  { path: '/playground', guard: 'user', element: <PlaygroundPage /> },
   { path: '/log', guard: 'user', element: <LogsPage /> },
   { path: '/detail', guard: 'user', element: <DashboardPage /> },
-  { path: '/midjourney', guard: 'user', element: <NotAvailablePage name={sidebar.drawing} /> },
-  { path: '/task', guard: 'user', element: <NotAvailablePage name={sidebar.tasks} /> },
+  { path: '/midjourney', guard: 'user', element: <DrawingLogPage /> },
+  { path: '/task', guard: 'user', element: <TaskLogPage /> },
   { path: '/chat2link', guard: 'user', element: <Chat2LinkPage /> },
   { path: '/pricing', guard: 'public', element: <PricingPage /> },
   { path: '/about', guard: 'public', element: <AboutPage /> },

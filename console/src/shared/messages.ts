@@ -9,16 +9,6 @@ export const common = defineMessages({
   copied: { id: 'common.copied', defaultMessage: 'Copied to clipboard', description: 'Copy succeeded' },
   operationDone: { id: 'common.operationDone', defaultMessage: 'Operation completed', description: 'Generic success toast' },
   total: { id: 'common.total', defaultMessage: 'Total {total}', description: 'Table total count' },
-  notAvailableTitle: {
-    id: 'common.notAvailable.title',
-    defaultMessage: 'This screen is not available yet',
-    description: 'Placeholder title for screens of later releases',
-  },
-  notAvailableHint: {
-    id: 'common.notAvailable.hint',
-    defaultMessage: '"{name}" will arrive in a later release of the console.',
-    description: 'Placeholder text for screens of later releases',
-  },
 });
 
 /** The error catalogue of spec 1 §8 and spec 3 §8. */

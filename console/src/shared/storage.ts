@@ -21,6 +21,9 @@ export const STORAGE_KEY = {
   idSort: 'id-sort',
   channelTagMode: 'channel-tag-mode',
   channelsTableColumns: 'channels-table-columns',
+  /** Spec 3 §3 "Playground state": the playground's parameters and its conversation. */
+  playgroundParams: 'playground-params',
+  playgroundMessages: 'playground-messages',
 } as const;
 export type StorageKey = (typeof STORAGE_KEY)[keyof typeof STORAGE_KEY];
 

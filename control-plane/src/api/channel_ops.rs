@@ -27,19 +27,9 @@ const PARALLEL_CHECKS: usize = 4;
 /// The model a test uses when neither the request nor the channel names one.
 const FALLBACK_TEST_MODEL: &str = "gpt-4o-mini";
 
+/// The monitoring options as a policy.
 fn policy(options: &Options) -> HealthPolicy {
-    HealthPolicy {
-        auto_disable: options.bool("AutomaticDisableChannelEnabled"),
-        auto_enable: options.bool("AutomaticEnableChannelEnabled"),
-        threshold_ms: (options.f64("ChannelDisableThreshold") * 1000.0) as i64,
-        disable_statuses: channels::parse_status_ranges(options.get("AutomaticDisableStatusCodes")),
-        keywords: options
-            .get("AutomaticDisableKeywords")
-            .lines()
-            .map(|k| k.trim().to_lowercase())
-            .filter(|k| !k.is_empty())
-            .collect(),
-    }
+    HealthPolicy::from_options(options)
 }
 
 /// How to call a saved channel: its type, address, first key and organization.
@@ -176,6 +166,12 @@ pub async fn test_all(
     State(state): State<AppState>,
     _admin: AdminCaller,
 ) -> ApiResult<Json<Envelope<CheckSummary>>> {
+    Ok(ok(test_every_channel(&state).await?))
+}
+
+/// Tests every channel not disabled by hand (auto-disabled ones included, which a success
+/// brings back when `AutomaticEnableChannelEnabled` is on).
+pub async fn test_every_channel(state: &AppState) -> ApiResult<CheckSummary> {
     let options = state.options().await?;
     let candidates: Vec<ChannelRecord> = store::channels::all(state.db(), true)
         .await?
@@ -207,7 +203,7 @@ pub async fn test_all(
             }
         }
     }
-    Ok(ok(summary))
+    Ok(summary)
 }
 
 async fn refresh_balance(
@@ -255,6 +251,12 @@ pub async fn update_all_balances(
     State(state): State<AppState>,
     _admin: AdminCaller,
 ) -> ApiResult<Json<Envelope<CheckSummary>>> {
+    Ok(ok(refresh_every_balance(&state).await?))
+}
+
+/// Refreshes the balance of every enabled channel; one used up auto-disables its channel
+/// when the options allow.
+pub async fn refresh_every_balance(state: &AppState) -> ApiResult<CheckSummary> {
     let options = state.options().await?;
     let policy = policy(&options);
     let enabled: Vec<ChannelRecord> = store::channels::all(state.db(), true)
@@ -281,14 +283,14 @@ pub async fn update_all_balances(
                 summary.succeeded += 1;
                 if balance <= 0.0 && policy.auto_disable && channel.auto_ban != 0 {
                     let verdict = Verdict::Disable(format!("balance {balance} is used up"));
-                    apply_verdict(&state, &channel, verdict).await?;
+                    apply_verdict(state, &channel, verdict).await?;
                     summary.disabled += 1;
                 }
             }
             Err(_) => summary.failed += 1,
         }
     }
-    Ok(ok(summary))
+    Ok(summary)
 }
 
 #[utoipa::path(get, path = "/api/channel/fetch_models/{id}", tag = "channels", params(("id" = i64, Path)),

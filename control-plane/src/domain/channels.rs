@@ -147,6 +147,24 @@ pub struct HealthPolicy {
     pub keywords: Vec<String>,
 }
 
+impl HealthPolicy {
+    /// The monitoring options as a policy.
+    pub fn from_options(options: &crate::domain::options::Options) -> Self {
+        HealthPolicy {
+            auto_disable: options.bool("AutomaticDisableChannelEnabled"),
+            auto_enable: options.bool("AutomaticEnableChannelEnabled"),
+            threshold_ms: (options.f64("ChannelDisableThreshold") * 1000.0) as i64,
+            disable_statuses: parse_status_ranges(options.get("AutomaticDisableStatusCodes")),
+            keywords: options
+                .get("AutomaticDisableKeywords")
+                .lines()
+                .map(|k| k.trim().to_lowercase())
+                .filter(|k| !k.is_empty())
+                .collect(),
+        }
+    }
+}
+
 /// Parses `401,500-503` into ranges (entries that do not parse are skipped; the option is
 /// validated when saved).
 pub fn parse_status_ranges(raw: &str) -> Vec<(u16, u16)> {

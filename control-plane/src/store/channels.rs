@@ -257,6 +257,39 @@ pub async fn ids_with_tag(db: &Db, tag: &str) -> Result<Vec<i64>, sqlx::Error> {
     rows.iter().map(|r| r.try_get("id")).collect()
 }
 
+/// Switches a channel from status `from` to `to` with `other_info` (the reason), only if it
+/// still has status `from` (an administrator's change in between wins); its abilities follow.
+/// Answers whether it switched.
+pub async fn switch_status(
+    db: &Db,
+    id: i64,
+    from: i64,
+    to: i64,
+    other_info: &str,
+) -> Result<bool, sqlx::Error> {
+    let mut tx = db.pool.begin().await?;
+    let switched = sqlx::query(
+        "UPDATE channels SET status = $1, other_info = $2 WHERE id = $3 AND status = $4",
+    )
+    .bind(to)
+    .bind(other_info)
+    .bind(id)
+    .bind(from)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if switched {
+        let channel = sqlx::query_as::<_, ChannelRecord>(select_channels!("WHERE id = $1"))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+        rebuild_abilities(&mut tx, &channel).await?;
+    }
+    tx.commit().await?;
+    Ok(switched)
+}
+
 /// Records a test: response time (ms) and when.
 pub async fn set_test_result(
     db: &Db,

@@ -7,6 +7,7 @@ pub mod channels;
 pub mod checkins;
 pub mod config_changes;
 pub mod dynamic;
+pub mod job_leases;
 pub mod logs;
 pub mod options;
 pub mod quota_data;

@@ -104,6 +104,7 @@ fn commit_batches(state: AppState, mut batches: Streaming<pb::ReportBatch>) -> A
 async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAck, Status> {
     let batch_id = batch.batch_id;
     let gateway_id = batch.gateway_id;
+    let failures = crate::health::failures_of(&batch.records);
     let rows: Vec<UsageRow> = batch.records.into_iter().map(to_row).collect();
     let outcome = match usage::ingest(state.db(), &gateway_id, &rows).await {
         Ok(outcome) => outcome,
@@ -147,6 +148,13 @@ async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAc
         rejected = outcome.rejected.len(),
         "usage batch committed"
     );
+    if !failures.is_empty() {
+        // Judged off the ack's path: the ack does not wait for channel updates.
+        let state = state.clone();
+        tokio::spawn(async move {
+            crate::health::judge_live_failures(&state, &failures).await;
+        });
+    }
     Ok(pb::ReportAck {
         batch_id,
         inserted: outcome.inserted,

@@ -86,6 +86,8 @@ pub struct Stats {
     pub cancelled_requests: u64,
     /// Recent requests (at least the last `MAX_SEEN`), oldest first.
     pub requests: Vec<SeenRequest>,
+    /// Statuses forced on every call of a tag (an upstream that went down), until cleared.
+    pub forced_status: HashMap<String, u16>,
 }
 
 /// Shared, lockable stats.
@@ -113,6 +115,16 @@ impl MockHandle {
     /// Calls seen for one tag.
     pub fn calls(&self, tag: &str) -> u64 {
         self.with_stats(|s| s.calls.get(tag).copied().unwrap_or(0))
+    }
+
+    /// Answers every call of `tag` with `status` from now on (`None`: as its scenario says
+    /// again), as an upstream that goes down and comes back.
+    pub fn force_status(&self, tag: &str, status: Option<u16>) {
+        let mut st = lock(&self.stats);
+        match status {
+            Some(s) => st.forced_status.insert(tag.to_owned(), s),
+            None => st.forced_status.remove(tag),
+        };
     }
 
     /// Runs `f` over the stats under the lock.
@@ -331,11 +343,14 @@ async fn handle(
         .headers()
         .get("x-mock-scenario")
         .and_then(|v| v.to_str().ok());
-    let scenario = Scenario::parse(&[spec.unwrap_or(""), header_spec.unwrap_or("")].join(","));
+    let mut scenario = Scenario::parse(&[spec.unwrap_or(""), header_spec.unwrap_or("")].join(","));
     let path = rest.to_owned();
     if path == "/__mock/stats" {
         let body = serde_json::to_value(&*lock(&stats)).unwrap_or_default();
         return Ok(json_response(StatusCode::OK, &body));
+    }
+    if let Some(forced) = lock(&stats).forced_status.get(&scenario.tag) {
+        scenario.status = *forced;
     }
     let query = req.uri().query().map(str::to_owned);
     let (parts, body) = req.into_parts();

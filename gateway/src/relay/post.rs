@@ -289,6 +289,15 @@ async fn attempts(
                     .with_label_values(&[&channel.id.to_string(), label])
                     .inc();
                 tracing::warn!(request_id = trace.request_id, channel_id = channel.id, code = label, error = %e, "upstream attempt failed");
+                if let Some((status, message)) =
+                    e.channel_failure(crate::usage::ChannelFailure::MAX_MESSAGE)
+                {
+                    trace.channel_failures.push(crate::usage::ChannelFailure {
+                        channel_id: channel.id,
+                        status,
+                        message,
+                    });
+                }
                 let retry = e.retryable(|s| snap.options.retryable.contains(s));
                 last = Some(e);
                 if !retry {

@@ -48,6 +48,8 @@ pub struct Trace {
     pub cors_origin: Option<String>,
     /// A console playground request (session, no token).
     pub playground: bool,
+    /// Upstream attempts that failed, in order.
+    pub channel_failures: Vec<crate::usage::ChannelFailure>,
 }
 
 fn new_request_id(now: std::time::SystemTime) -> String {
@@ -90,6 +92,7 @@ impl Trace {
             client_ip: None,
             cors_origin: None,
             playground: false,
+            channel_failures: Vec::new(),
         }
     }
 
@@ -243,6 +246,7 @@ impl Trace {
             status: self.status,
             other,
             ip: self.client_ip.map(|ip| ip.to_string()).unwrap_or_default(),
+            channel_failures: self.channel_failures,
         });
     }
 }

@@ -49,6 +49,23 @@ pub struct UsageRecord {
     /// The client's address (empty when unknown).
     #[serde(default)]
     pub ip: String,
+    /// Upstream attempts that failed, in order (the control plane disables channels by them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channel_failures: Vec<ChannelFailure>,
+}
+
+/// One failed upstream attempt of a request.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChannelFailure {
+    pub channel_id: i64,
+    /// The upstream's HTTP status (0: no answer).
+    pub status: u16,
+    /// The upstream's error message, at most [`ChannelFailure::MAX_MESSAGE`] bytes.
+    pub message: String,
+}
+
+impl ChannelFailure {
+    pub const MAX_MESSAGE: usize = 500;
 }
 
 /// Where usage records go. Must not block for long: it is called on the request path.

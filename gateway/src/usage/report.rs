@@ -75,6 +75,15 @@ fn to_wire(r: UsageRecord) -> pb::UsageRecord {
         content: r.content,
         other: r.other,
         ip: r.ip,
+        channel_failures: r
+            .channel_failures
+            .into_iter()
+            .map(|f| pb::ChannelFailure {
+                channel_id: f.channel_id,
+                status: u32::from(f.status),
+                message: f.message,
+            })
+            .collect(),
     }
 }
 

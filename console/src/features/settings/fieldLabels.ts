@@ -56,6 +56,7 @@ export const FIELD_LABELS = {
   DemoSiteEnabled: 'Demo site mode',
   SelfUseModeEnabled: 'Self-use mode',
   DrawingEnabled: 'Enable drawing',
+  TaskEnabled: 'Enable tasks (music and other asynchronous jobs; shows the task log)',
   MjNotifyEnabled: 'Allow drawing callbacks (reveals the server address)',
   MjAccountFilterEnabled: 'Allow account filter parameters',
   MjForwardUrlEnabled: 'Forward image URLs through this server',

@@ -166,6 +166,7 @@ export const OPERATION_PANELS: PanelDef[] = [
     title: p.drawing,
     fields: [
       sw('DrawingEnabled'),
+      sw('TaskEnabled'),
       sw('MjNotifyEnabled'),
       sw('MjAccountFilterEnabled'),
       sw('MjForwardUrlEnabled'),

@@ -187,6 +187,26 @@ pub static REGISTRY: &[OptionSpec] = &[
     int("QuotaRemindThreshold", "1000", 0),
     flag("AutomaticDisableChannelEnabled", false),
     flag("AutomaticEnableChannelEnabled", false),
+    // Periodic channel tests and balance refreshes (control-plane jobs, once per fleet);
+    // intervals in minutes (fractions allowed).
+    flag("monitor_setting.auto_test_channel_enabled", false),
+    opt(
+        "monitor_setting.auto_test_channel_minutes",
+        "10",
+        OptionKind::Float {
+            min: 0.01,
+            max: 10_080.0,
+        },
+    ),
+    flag("monitor_setting.auto_update_balance_enabled", false),
+    opt(
+        "monitor_setting.auto_update_balance_minutes",
+        "60",
+        OptionKind::Float {
+            min: 0.01,
+            max: 10_080.0,
+        },
+    ),
     opt(
         "AutomaticDisableKeywords",
         "Your credit balance is too low\nThis organization has been disabled.\nYou exceeded your current quota\nPermission denied\nThe security token included in the request is invalid\nOperation not allowed\nYour account is not authorized",

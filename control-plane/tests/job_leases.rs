@@ -1,0 +1,41 @@
+//! Periodic jobs run once per fleet: of several replicas claiming a job at the same moment
+//! exactly one wins, and nobody can claim it again before its interval is over.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::TestApp;
+use control_plane::store::job_leases::claim;
+
+async fn one_replica_per_interval(app: &TestApp) {
+    let db = app.db();
+    let now = 1_000_000;
+    let claims = futures::future::join_all((0..8).map(|i| async move {
+        claim(db, "channel_test", &format!("replica-{i}"), now, 60_000).await
+    }))
+    .await;
+    let won = claims
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|c| *c)
+        .count();
+    assert_eq!(won, 1, "exactly one replica runs the job");
+    assert!(
+        !claim(db, "channel_test", "replica-0", now + 59_999, 60_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        claim(db, "channel_test", "replica-3", now + 60_000, 60_000)
+            .await
+            .unwrap()
+    );
+    // Jobs are claimed independently.
+    assert!(
+        claim(db, "balance_refresh", "replica-0", now, 60_000)
+            .await
+            .unwrap()
+    );
+}
+
+on_both_backends!(one_replica_per_interval);
