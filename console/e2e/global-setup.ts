@@ -6,8 +6,10 @@
  *   `cargo build` of the three packages (a no-op when up to date) into $CARGO_TARGET_DIR
  *   (default <repo>/target);
  * - free loopback ports; run `npm run build` first (`npm run e2e` does).
- * Exports E2E_BASE_URL (console and /api), E2E_GATEWAY_URL (the relay: `/v1/...`) and
- * E2E_MOCK_URL (the upstream base URL to give a channel). The returned function stops all.
+ * Exports E2E_BASE_URL (console and /api), E2E_GATEWAY_URL (the relay: `/v1/...` and the
+ * playground's `/pg/...`; it forwards every other path, the console and /api, to the control
+ * plane, so the console also works through it) and E2E_MOCK_URL (the upstream base URL to give
+ * a channel). The returned function stops all.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, openSync } from 'node:fs';
@@ -111,6 +113,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         `127.0.0.1:${gwAdminPort}`,
         '--control-plane',
         baseUrl,
+        // The console and /api through the gateway's own port (the playground needs one origin).
+        '--forward-to',
+        `127.0.0.1:${cpPort}`,
         '--gateway-id',
         'e2e',
         // The control plane wrote this token into its data folder at start.

@@ -39,3 +39,33 @@ export async function visitorPage(browser: Browser): Promise<{ visitor: BrowserC
   await setLanguage(guest, 'en');
   return { visitor, guest };
 }
+
+/**
+ * Creates a normal user as root (the page must be signed in as root) and gives it `quota`;
+ * answers its id.
+ */
+export async function createUser(page: Page, username: string, password: string, quota = 0): Promise<number> {
+  const headers = { 'New-Api-User': '1' };
+  const made = await (
+    await page.request.post('/api/user/', { data: { username, display_name: username, password }, headers })
+  ).json();
+  expect(made.success, made.message).toBe(true);
+  const found = await (await page.request.get('/api/user/search', { params: { keyword: username }, headers })).json();
+  const user = (found.data.items as { id: number; username: string }[]).find((u) => u.username === username);
+  expect(user, `user ${username} listed`).toBeTruthy();
+  if (quota > 0) {
+    const put = await (await page.request.put('/api/user/', { data: { id: user!.id, quota_delta: quota }, headers })).json();
+    expect(put.success, put.message).toBe(true);
+  }
+  return user!.id;
+}
+
+/** Signs a user in on the login page of `page`'s origin (English UI). */
+export async function loginAs(page: Page, username: string, password: string) {
+  await setLanguage(page, 'en');
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+}

@@ -45,6 +45,22 @@ for (const lang of ['en', 'zh-CN'] as const) {
     await page.goto('/log');
     await expect(page.getByTestId('logs-summary')).toBeVisible();
     await shot('logs');
+    // Playground, drawing log and task log, light then dark.
+    const newScreens = async (suffix: string) => {
+      await page.goto('/playground');
+      await expect(page.getByTestId('pg-empty')).toBeVisible();
+      await shot(`playground${suffix}`);
+      await page.goto('/midjourney');
+      await expect(page.getByTestId('drawing-empty')).toBeVisible();
+      await shot(`drawing${suffix}`);
+      await page.goto('/task');
+      await expect(page.getByTestId('task-empty')).toBeVisible();
+      await shot(`tasks${suffix}`);
+    };
+    await newScreens('');
+    await page.getByTestId('theme-toggle').click();
+    await newScreens('-dark');
+    await page.getByTestId('theme-toggle').click();
     await page.goto('/no-such-page');
     await shot('not-found');
     await page.setViewportSize({ width: 390, height: 800 });
@@ -59,5 +75,9 @@ for (const lang of ['en', 'zh-CN'] as const) {
     await expect(page.getByTestId('sidebar-menu')).toBeVisible();
     await page.waitForTimeout(600); // the drawer slides in
     await shot('menu-mobile');
+    await newScreens('-mobile');
+    await page.getByTestId('theme-toggle').click();
+    await newScreens('-mobile-dark');
+    await page.getByTestId('theme-toggle').click();
   });
 }

@@ -135,12 +135,17 @@ async fn browsers_get_cors_on_the_relay() {
     .await;
     assert_eq!(r.status, 200);
     assert_eq!(r.headers["access-control-allow-origin"], "*");
-    assert!(
-        r.headers["access-control-expose-headers"]
-            .to_str()
-            .unwrap()
-            .eq_ignore_ascii_case("x-oneapi-request-id")
-    );
+    let exposed = r.headers["access-control-expose-headers"]
+        .to_str()
+        .unwrap()
+        .to_ascii_lowercase();
+    for name in [
+        "x-oneapi-request-id",
+        "retry-after",
+        "x-ratelimit-reset-requests",
+    ] {
+        assert!(exposed.contains(name), "{exposed}");
+    }
     // Errors too, so the page can read them.
     let r = send(
         "POST",

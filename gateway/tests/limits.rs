@@ -9,28 +9,84 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::system::{Gateway, PrivateRedis, System};
-use gateway::limits::{LimitMetrics, Limits, Rule, Scope};
+use gateway::limits::{Applicable, LimitMetrics, Limits, Rule, Scope, TokenRule};
 use prometheus::{IntCounter, IntGauge};
 use serde_json::{Value, json};
 
-fn limiter(redis: &PrivateRedis) -> (Arc<Limits>, LimitMetrics) {
+/// A limiter counting in `redis`, once it is connected.
+async fn limiter(redis: &PrivateRedis) -> (Arc<Limits>, LimitMetrics) {
     let metrics = LimitMetrics {
         redis_up: IntGauge::new("up", "up").unwrap(),
         fallbacks: IntCounter::new("fallbacks", "fallbacks").unwrap(),
     };
     let limits = Arc::new(Limits::new(Some(metrics.clone())));
     limits.use_redis(&redis.url()).unwrap();
+    let start = Instant::now();
+    while metrics.redis_up.get() != 1 {
+        assert!(start.elapsed() < Duration::from_secs(10), "never connected");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     (limits, metrics)
 }
 
-fn rule(key: &str, total: u32, success: u32) -> Vec<Rule> {
-    vec![Rule {
-        scope: Scope::Token,
-        key: key.to_owned(),
-        window: Duration::from_secs(60),
-        max_total: total,
-        max_success: success,
-    }]
+fn rule(key: &str, total: u32, success: u32) -> Applicable {
+    Applicable {
+        requests: vec![Rule {
+            scope: Scope::Token,
+            key: key.to_owned(),
+            window: Duration::from_secs(60),
+            max_total: total,
+            max_success: success,
+        }],
+        tokens: Vec::new(),
+    }
+}
+
+fn tokens_per_minute(key: &str, max: u64) -> Applicable {
+    Applicable {
+        requests: Vec::new(),
+        tokens: vec![TokenRule {
+            key: key.to_owned(),
+            max,
+        }],
+    }
+}
+
+/// Tokens per minute are summed in Redis across limiters: a request is admitted while the
+/// minute's tokens are under the limit, and its tokens count once it ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_per_minute_are_shared_in_redis() {
+    let Some(redis) = PrivateRedis::start().await else {
+        eprintln!("SKIPPED: redis-server is not installed");
+        return;
+    };
+    let (a, am) = limiter(&redis).await;
+    let (b, _) = limiter(&redis).await;
+    let tpm = tokens_per_minute("tpm:m:default:gpt-4o:u:1", 100);
+    a.admit(&tpm, "r1").await.unwrap().succeeded_with_tokens(60);
+    assert_eq!(am.redis_up.get(), 1, "counted in Redis");
+    let second = b.admit(&tpm, "r2").await.unwrap();
+    second.succeeded_with_tokens(45);
+    // The tokens are added off the request path: wait until the sum is seen.
+    let start = Instant::now();
+    let denied = loop {
+        match a.admit(&tpm, "r3").await {
+            Err(denied) => break denied,
+            Ok(admission) => drop(admission),
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "tokens never counted"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(denied.tokens);
+    assert_eq!(denied.max, 100);
+    assert!(denied.retry_after >= Duration::from_secs(1));
+    assert!(denied.retry_after <= Duration::from_secs(60));
+    let headers = denied.headers();
+    assert!(headers.contains(&("x-ratelimit-limit-tokens", "100".to_owned())));
+    assert!(b.admit(&tpm, "r4").await.is_err(), "both limiters see it");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -39,8 +95,8 @@ async fn limiters_share_counts_in_redis_and_fall_back_when_it_dies() {
         eprintln!("SKIPPED: redis-server is not installed");
         return;
     };
-    let (a, am) = limiter(&redis);
-    let (b, _) = limiter(&redis);
+    let (a, am) = limiter(&redis).await;
+    let (b, _) = limiter(&redis).await;
     // The first call connects; wait until Redis answers (the limiter counts locally before).
     let limit = rule("t:shared", 6, 0);
     let mut passed = 0;
@@ -162,6 +218,8 @@ async fn limits_hold_across_gateways() {
     let gws = [spawn("gw-a"), spawn("gw-b")];
     for gw in &gws {
         common::wait_listening(gw.addr).await;
+        gw.wait_metric("gateway_rate_limit_redis_up", 1, Duration::from_secs(10))
+            .await;
     }
     let mut ok = 0;
     let mut limited_answers = Vec::new();
@@ -212,4 +270,70 @@ async fn limits_hold_across_gateways() {
         }
     }
     assert_eq!(ok, 4, "exactly 10 successful calls a minute for the user");
+}
+
+/// Requests per minute of a group and model (`GroupModelRateLimit`), per user, across two
+/// gateways: 3 of 6 calls pass; another model of the group is not limited by it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn group_model_rpm_holds_across_gateways() {
+    let Some(redis) = PrivateRedis::start().await else {
+        eprintln!("SKIPPED: redis-server is not installed");
+        return;
+    };
+    let sys = System::start(false).await.unwrap();
+    sys.cp
+        .ok(
+            "PUT",
+            "/api/option/",
+            json!({"key": "GroupModelRateLimit", "value": r#"{"default": {"gpt-4o-mini": [3, 0]}}"#}),
+        )
+        .await;
+    let args = || {
+        vec![
+            "--sync-token-file".to_string(),
+            sys.cp.token_file().display().to_string(),
+            "--redis-url".to_string(),
+            redis.url(),
+        ]
+    };
+    let gws: Vec<Gateway> = ["gw-a", "gw-b"]
+        .iter()
+        .map(|name| {
+            Gateway::spawn(
+                sys.cp.port,
+                &sys.cp.url(),
+                &sys.dir.path().join(name),
+                name,
+                &args(),
+            )
+        })
+        .collect();
+    for gw in &gws {
+        common::wait_listening(gw.addr).await;
+        gw.wait_metric("gateway_rate_limit_redis_up", 1, Duration::from_secs(10))
+            .await;
+    }
+    let mut ok = 0;
+    for i in 0..6 {
+        let r = gws[i % 2].chat(&sys.key, "gpt-4o-mini").await;
+        match r.status {
+            200 => ok += 1,
+            429 => {
+                assert_eq!(r.headers["x-ratelimit-limit-requests"], "3");
+                let body: Value = serde_json::from_slice(&r.body).unwrap();
+                let message = body["error"]["message"].as_str().unwrap_or_default();
+                assert!(message.contains("this model"), "{message}");
+            }
+            other => panic!("unexpected status {other}: {}", r.text()),
+        }
+    }
+    assert_eq!(ok, 3, "3 requests a minute for the group and model");
+    let mut refused = 0;
+    for gw in &gws {
+        refused += gw
+            .metric(r#"gateway_rate_limited_requests_total{scope="model"}"#)
+            .await
+            .unwrap_or(0);
+    }
+    assert_eq!(refused, 3);
 }

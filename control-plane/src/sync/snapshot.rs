@@ -198,6 +198,7 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         model_rate_limit_success: o.i64("ModelRequestRateLimitSuccessCount"),
         model_rate_limit_minutes: o.i64("ModelRequestRateLimitDurationMinutes"),
         model_rate_limit_group: rate_limit_pairs(o.get("ModelRequestRateLimitGroup")),
+        group_model_rate_limit: group_model_limits(o.get("GroupModelRateLimit")),
         ..Default::default()
     }
 }
@@ -217,6 +218,35 @@ fn rate_limit_pairs(raw: &str) -> HashMap<String, pb::RateLimitPair> {
                 },
             )),
             _ => None,
+        })
+        .collect()
+}
+
+/// `GroupModelRateLimit`: `{"group": {"model or *": [rpm, tpm]}}`; entries of another shape
+/// are skipped (the option is validated when saved).
+fn group_model_limits(raw: &str) -> HashMap<String, pb::ModelRateLimits> {
+    let Ok(serde_json::Value::Object(groups)) = serde_json::from_str::<serde_json::Value>(raw)
+    else {
+        return HashMap::new();
+    };
+    groups
+        .into_iter()
+        .filter_map(|(group, models)| {
+            let by_model = models
+                .as_object()?
+                .iter()
+                .filter_map(|(model, pair)| match pair.as_array().map(Vec::as_slice) {
+                    Some([rpm, tpm]) => Some((
+                        model.clone(),
+                        pb::RpmTpm {
+                            rpm: rpm.as_i64()?.max(0),
+                            tpm: tpm.as_i64()?.max(0),
+                        },
+                    )),
+                    _ => None,
+                })
+                .collect();
+            Some((group, pb::ModelRateLimits { by_model }))
         })
         .collect()
 }

@@ -165,6 +165,8 @@ pub struct Options {
     pub group_concurrency: HashMap<String, i64>,
     /// `Some` when the per-user model request limit is enabled.
     pub model_rate_limit: Option<ModelRateLimit>,
+    /// Requests and tokens per minute one user may use, by group, then model (`*`: others).
+    pub group_model_limits: HashMap<String, HashMap<String, (i64, i64)>>,
 }
 
 /// Completion tokens reserved for a request without max_tokens when no option says.
@@ -281,6 +283,18 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
                 .map(|(g, p)| (g.clone(), (p.count, p.success)))
                 .collect(),
         }),
+        group_model_limits: o
+            .group_model_rate_limit
+            .iter()
+            .map(|(group, limits)| {
+                let by_model = limits
+                    .by_model
+                    .iter()
+                    .map(|(m, l)| (m.clone(), (l.rpm.max(0), l.tpm.max(0))))
+                    .collect();
+                (group.clone(), by_model)
+            })
+            .collect(),
         providers: ProviderOptions {
             claude_default_max_tokens: o.claude_default_max_tokens.clone(),
             claude_thinking_adapter: o.claude_thinking_adapter,

@@ -53,7 +53,8 @@ impl Windows {
             log.trim(now, rule.window);
             let refused = |max: u32, success_only: bool, oldest: Option<Instant>| Denied {
                 scope: rule.scope,
-                max,
+                max: u64::from(max),
+                tokens: false,
                 success_only,
                 window: rule.window,
                 retry_after: retry_after(oldest, now, rule.window),

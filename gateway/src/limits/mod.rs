@@ -7,6 +7,7 @@
 mod local;
 mod redis_backend;
 mod rules;
+mod tokens;
 
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -15,10 +16,12 @@ use std::time::{Duration, Instant};
 use arc_swap::ArcSwapOption;
 use prometheus::{IntCounter, IntGauge};
 
-pub use rules::{Rule, Scope, rules_for};
+pub use rules::{Applicable, Rule, Scope, rules_for};
+pub use tokens::TokenRule;
 
 use local::Windows;
 use redis_backend::RedisLimits;
+use tokens::TokenWindows;
 
 /// How long a Redis call may take before local counting answers instead.
 pub const REDIS_BUDGET: Duration = Duration::from_millis(50);
@@ -29,17 +32,27 @@ pub const RETRY_REDIS_AFTER: Duration = Duration::from_secs(1);
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "rate limit reached: {} {} {}{} per {} s; retry in {} s",
-    match .scope { Scope::Token => "this token allows", Scope::User => "each user may make" },
+    match .scope {
+        Scope::Token => "this token allows",
+        Scope::User => "each user may make",
+        Scope::Model => "each user of this group may use this model for",
+    },
     .max,
     if *.success_only { "successful " } else { "" },
-    if *.max == 1 { "request" } else { "requests" },
+    match (*.tokens, *.max == 1) {
+        (true, _) => "tokens",
+        (false, true) => "request",
+        (false, false) => "requests",
+    },
     .window.as_secs(),
     .retry_after.as_secs()
 )]
 pub struct Denied {
     pub scope: Scope,
-    /// The limit's number of requests per window.
-    pub max: u32,
+    /// The limit's number of requests (or tokens) per window.
+    pub max: u64,
+    /// Whether the limit counts tokens (else requests).
+    pub tokens: bool,
     /// Whether the limit counts successful requests only.
     pub success_only: bool,
     pub window: Duration,
@@ -51,11 +64,24 @@ impl Denied {
     /// The headers of the 429 answer: `Retry-After` and the `x-ratelimit-*` OpenAI sends.
     pub fn headers(&self) -> Vec<(&'static str, String)> {
         let secs = self.retry_after.as_secs().max(1);
+        let (limit, remaining, reset) = if self.tokens {
+            (
+                "x-ratelimit-limit-tokens",
+                "x-ratelimit-remaining-tokens",
+                "x-ratelimit-reset-tokens",
+            )
+        } else {
+            (
+                "x-ratelimit-limit-requests",
+                "x-ratelimit-remaining-requests",
+                "x-ratelimit-reset-requests",
+            )
+        };
         vec![
             ("retry-after", secs.to_string()),
-            ("x-ratelimit-limit-requests", self.max.to_string()),
-            ("x-ratelimit-remaining-requests", "0".to_owned()),
-            ("x-ratelimit-reset-requests", format!("{secs}s")),
+            (limit, self.max.to_string()),
+            (remaining, "0".to_owned()),
+            (reset, format!("{secs}s")),
         ]
     }
 }
@@ -65,6 +91,7 @@ impl Denied {
 pub struct Admission {
     limits: Arc<Limits>,
     success_rules: Vec<Rule>,
+    token_rules: Vec<TokenRule>,
     member: String,
     succeeded: bool,
 }
@@ -80,8 +107,18 @@ impl std::fmt::Debug for Admission {
 
 impl Admission {
     /// The request succeeded: it stays counted as a success.
-    pub fn succeeded(mut self) {
+    pub fn succeeded(self) {
+        self.succeeded_with_tokens(0);
+    }
+
+    /// The request succeeded having used `tokens` (counted under its tokens-per-minute
+    /// limits).
+    pub fn succeeded_with_tokens(mut self, tokens: u64) {
         self.succeeded = true;
+        if tokens > 0 && !self.token_rules.is_empty() {
+            self.limits
+                .add_tokens(std::mem::take(&mut self.token_rules), tokens);
+        }
     }
 }
 
@@ -96,6 +133,24 @@ impl Drop for Admission {
     }
 }
 
+/// The refusal of a tokens-per-minute rule.
+fn token_denied(rule: &TokenRule, retry_after: Duration) -> Denied {
+    Denied {
+        scope: Scope::Model,
+        max: rule.max,
+        tokens: true,
+        success_only: false,
+        window: Duration::from_secs(tokens::BUCKET_SECS * tokens::BUCKETS),
+        retry_after,
+    }
+}
+
+fn unix_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// Metrics the limits report.
 #[derive(Clone)]
 pub struct LimitMetrics {
@@ -108,6 +163,7 @@ pub struct LimitMetrics {
 /// The limits of a gateway: local windows, and Redis when configured.
 pub struct Limits {
     local: Windows,
+    local_tokens: TokenWindows,
     redis: ArcSwapOption<RedisLimits>,
     /// Until when Redis is skipped after a failure.
     skip_redis_until: Mutex<Option<Instant>>,
@@ -124,6 +180,7 @@ impl Limits {
     pub fn new(metrics: Option<LimitMetrics>) -> Self {
         Limits {
             local: Windows::default(),
+            local_tokens: TokenWindows::default(),
             redis: ArcSwapOption::empty(),
             skip_redis_until: Mutex::new(None),
             metrics,
@@ -133,35 +190,57 @@ impl Limits {
     /// Counts in the Redis at `url` from now on (the connection is made in the background;
     /// until it is up, and whenever it fails, counting is local).
     pub fn use_redis(self: &Arc<Self>, url: &str) -> Result<(), redis::RedisError> {
-        let backend = RedisLimits::new(url)?;
-        self.redis.store(Some(Arc::new(backend)));
+        let backend = Arc::new(RedisLimits::new(url)?);
+        self.redis.store(Some(backend.clone()));
+        // Connect now rather than on the first limited request (whose budget a cold
+        // connection could exceed).
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let this = self.clone();
+            runtime.spawn(async move {
+                loop {
+                    match tokio::time::timeout(Duration::from_secs(2), backend.ping()).await {
+                        Ok(Ok(())) => return this.redis_ok(),
+                        Ok(Err(e)) => {
+                            tracing::debug!(error = %e, "rate limits: Redis not reachable yet")
+                        }
+                        Err(_) => tracing::debug!("rate limits: Redis did not answer yet"),
+                    }
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+            });
+        }
         Ok(())
     }
 
-    /// Admits a request under every rule of `rules` and counts it, or says which limit it
-    /// reached; `member` names the request (unique: its request id). A request counts as
-    /// successful from its admission (so clients that wait for each answer are held exactly
-    /// to a success limit); the [`Admission`] takes that back unless the request succeeds.
+    /// Admits a request under every rule of `rules` (requests) and `token_rules` (tokens
+    /// per minute) and counts it, or says which limit it reached; `member` names the request
+    /// (unique: its request id). A request counts as successful from its admission (so
+    /// clients that wait for each answer are held exactly to a success limit); the
+    /// [`Admission`] takes that back unless the request succeeds, and adds the tokens it used.
     pub async fn admit(
         self: &Arc<Self>,
-        rules: &[Rule],
+        rules: &Applicable,
         member: &str,
     ) -> Result<Admission, Denied> {
         let admission = Admission {
             limits: self.clone(),
             success_rules: rules
+                .requests
                 .iter()
                 .filter(|r| r.max_success > 0)
                 .cloned()
                 .collect(),
+            token_rules: rules.tokens.clone(),
             member: member.to_owned(),
             succeeded: false,
         };
         if rules.is_empty() {
             return Ok(admission);
         }
+        let now_secs = unix_secs();
         if let Some(redis) = self.redis_now() {
-            match tokio::time::timeout(REDIS_BUDGET, redis.admit(rules, member)).await {
+            let call = redis.admit(&rules.requests, &rules.tokens, member, now_secs);
+            match tokio::time::timeout(REDIS_BUDGET, call).await {
                 Ok(Ok(answer)) => {
                     self.redis_ok();
                     return answer.map(|()| admission);
@@ -170,8 +249,39 @@ impl Limits {
                 Err(_) => self.redis_failed("no answer within the budget"),
             }
         }
-        self.local.admit(rules, member, Instant::now())?;
+        if let Err((i, retry_after)) = self.local_tokens.check(&rules.tokens, now_secs) {
+            return Err(token_denied(&rules.tokens[i], retry_after));
+        }
+        self.local.admit(&rules.requests, member, Instant::now())?;
         Ok(admission)
+    }
+
+    /// Counts `tokens` under `rules` (a request that ended).
+    fn add_tokens(self: &Arc<Self>, rules: Vec<TokenRule>, tokens: u64) {
+        let now_secs = unix_secs();
+        let Some(redis) = self.redis_now() else {
+            self.local_tokens.add(&rules, tokens, now_secs);
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            self.local_tokens.add(&rules, tokens, now_secs);
+            return;
+        };
+        let this = self.clone();
+        runtime.spawn(async move {
+            let call = redis.add_tokens(&rules, tokens, now_secs);
+            match tokio::time::timeout(REDIS_BUDGET, call).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => {
+                    this.redis_failed(&e.to_string());
+                    this.local_tokens.add(&rules, tokens, now_secs);
+                }
+                Err(_) => {
+                    this.redis_failed("no answer within the budget");
+                    this.local_tokens.add(&rules, tokens, now_secs);
+                }
+            }
+        });
     }
 
     /// Takes back the provisional success of a request that failed.

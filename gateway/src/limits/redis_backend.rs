@@ -8,23 +8,26 @@ use redis::Script;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio::sync::OnceCell;
 
-use super::{Denied, Rule};
+use super::tokens::{self, TokenRule};
+use super::{Denied, Rule, Scope};
 
 /// Prefix of every key (`{rl}` is the hash tag).
 const PREFIX: &str = "ai-gateway:{rl}:";
 
-/// KEYS: (all, success) per rule. ARGV: member, then per rule window (ms), max all, max
-/// success. Answers {1, 0, 0, 0} when admitted (the request counted under every rule that
-/// limits all requests, and provisionally as a success under every rule that limits
-/// successes), {0, rule index, kind (1 all, 2 success), retry after (ms)} when refused
-/// (nothing counted).
+/// KEYS: (all, success) per request rule, then per token rule its six buckets, newest
+/// first. ARGV: member, the number of request rules, then per request rule window (ms), max
+/// all, max success, then per token rule its most tokens. Answers {1, 0, 0, 0} when admitted
+/// (the request counted under every rule that limits all requests, and provisionally as a
+/// success under every rule that limits successes), {0, rule index, kind (1 all, 2 success),
+/// retry after (ms)} when a request rule refuses and {0, request rules + token rule index, 3,
+/// age of the oldest bucket with tokens} when a token rule does (nothing counted).
 const ADMIT: &str = r"
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local rules = #KEYS / 2
+local rules = tonumber(ARGV[2])
 for i = 1, rules do
   local all, success = KEYS[2 * i - 1], KEYS[2 * i]
-  local base = 1 + 3 * (i - 1)
+  local base = 2 + 3 * (i - 1)
   local window = tonumber(ARGV[base + 1])
   local max_all = tonumber(ARGV[base + 2])
   local max_success = tonumber(ARGV[base + 3])
@@ -42,8 +45,21 @@ for i = 1, rules do
     end
   end
 end
+local token_rules = (#KEYS - 2 * rules) / 6
+for j = 1, token_rules do
+  local max = tonumber(ARGV[2 + 3 * rules + j])
+  local sum, oldest = 0, 0
+  for b = 1, 6 do
+    local n = tonumber(redis.call('GET', KEYS[2 * rules + 6 * (j - 1) + b]) or '0')
+    if n > 0 then oldest = b - 1 end
+    sum = sum + n
+  end
+  if max > 0 and sum >= max then
+    return {0, rules + j, 3, oldest}
+  end
+end
 for i = 1, rules do
-  local base = 1 + 3 * (i - 1)
+  local base = 2 + 3 * (i - 1)
   local window = tonumber(ARGV[base + 1])
   if tonumber(ARGV[base + 2]) > 0 then
     redis.call('ZADD', KEYS[2 * i - 1], now, ARGV[1])
@@ -55,6 +71,15 @@ for i = 1, rules do
   end
 end
 return {1, 0, 0, 0}
+";
+
+/// KEYS: the current bucket of each token rule. ARGV: the tokens to add.
+const ADD_TOKENS: &str = r"
+for i = 1, #KEYS do
+  redis.call('INCRBY', KEYS[i], ARGV[1])
+  redis.call('PEXPIRE', KEYS[i], 70000)
+end
+return 1
 ";
 
 /// KEYS: success sets. ARGV: the member whose provisional success is taken back.
@@ -71,10 +96,16 @@ pub struct RedisLimits {
     conn: OnceCell<ConnectionManager>,
     admit: Script,
     release: Script,
+    add_tokens: Script,
 }
 
 fn key(rule: &Rule, kind: &str) -> String {
     format!("{PREFIX}{}:{kind}", rule.key)
+}
+
+/// The key of a token rule's bucket.
+fn bucket_key(rule: &TokenRule, bucket: u64) -> String {
+    format!("{PREFIX}{}:b{bucket}", rule.key)
 }
 
 fn window_ms(rule: &Rule) -> u64 {
@@ -89,6 +120,7 @@ impl RedisLimits {
             conn: OnceCell::new(),
             admit: Script::new(ADMIT),
             release: Script::new(RELEASE),
+            add_tokens: Script::new(ADD_TOKENS),
         })
     }
 
@@ -106,24 +138,50 @@ impl RedisLimits {
         Ok(conn.clone())
     }
 
-    /// [`super::Limits::admit`] in Redis.
+    /// [`super::Limits::admit`] in Redis (`now_secs`: this gateway's clock, which names the
+    /// token buckets).
     pub async fn admit(
         &self,
         rules: &[Rule],
+        token_rules: &[TokenRule],
         member: &str,
+        now_secs: u64,
     ) -> redis::RedisResult<Result<(), Denied>> {
         let mut conn = self.conn().await?;
         let mut call = self.admit.prepare_invoke();
-        call.arg(member);
+        call.arg(member).arg(rules.len());
         for rule in rules {
             call.key(key(rule, "all")).key(key(rule, "ok"));
             call.arg(window_ms(rule))
                 .arg(rule.max_total)
                 .arg(rule.max_success);
         }
+        let bucket = tokens::bucket_of(now_secs);
+        for rule in token_rules {
+            for age in 0..tokens::BUCKETS {
+                call.key(bucket_key(rule, bucket.saturating_sub(age)));
+            }
+            call.arg(rule.max);
+        }
         let answer: Vec<i64> = call.invoke_async(&mut conn).await?;
         match answer.as_slice() {
             [1, ..] => Ok(Ok(())),
+            [0, index, 3, oldest] => {
+                let rule = usize::try_from(*index - 1)
+                    .ok()
+                    .and_then(|i| i.checked_sub(rules.len()))
+                    .and_then(|i| token_rules.get(i))
+                    .ok_or_else(|| bad_answer(&answer))?;
+                let age = u64::try_from(*oldest).unwrap_or(0);
+                Ok(Err(Denied {
+                    scope: Scope::Model,
+                    max: rule.max,
+                    tokens: true,
+                    success_only: false,
+                    window: Duration::from_secs(tokens::BUCKET_SECS * tokens::BUCKETS),
+                    retry_after: tokens::retry_after(age, now_secs),
+                }))
+            }
             [0, index, kind, retry_ms] => {
                 let rule = usize::try_from(*index - 1)
                     .ok()
@@ -133,11 +191,12 @@ impl RedisLimits {
                 let retry = Duration::from_millis(u64::try_from(*retry_ms).unwrap_or(0));
                 Ok(Err(Denied {
                     scope: rule.scope,
-                    max: if success_only {
+                    max: u64::from(if success_only {
                         rule.max_success
                     } else {
                         rule.max_total
-                    },
+                    }),
+                    tokens: false,
                     success_only,
                     window: rule.window,
                     retry_after: retry.max(Duration::from_secs(1)),
@@ -145,6 +204,31 @@ impl RedisLimits {
             }
             _ => Err(bad_answer(&answer)),
         }
+    }
+
+    /// Connects (when not yet) and checks that Redis answers.
+    pub async fn ping(&self) -> redis::RedisResult<()> {
+        let mut conn = self.conn().await?;
+        let _: String = redis::cmd("PING").query_async(&mut conn).await?;
+        Ok(())
+    }
+
+    /// Adds `tokens` to the current bucket of every rule.
+    pub async fn add_tokens(
+        &self,
+        rules: &[TokenRule],
+        tokens: u64,
+        now_secs: u64,
+    ) -> redis::RedisResult<()> {
+        let mut conn = self.conn().await?;
+        let mut call = self.add_tokens.prepare_invoke();
+        let bucket = tokens::bucket_of(now_secs);
+        for rule in rules {
+            call.key(bucket_key(rule, bucket));
+        }
+        call.arg(tokens);
+        let _: i64 = call.invoke_async(&mut conn).await?;
+        Ok(())
     }
 
     /// Takes back the provisional success of `member` under `rules`.

@@ -1,8 +1,10 @@
-//! Which limits apply to a request: the token's own, and the user's model request limit (by
-//! the token's group, else the user's).
+//! Which limits apply to a request: the token's own, the user's model request limit (by the
+//! token's group, else the user's), and the requests and tokens per minute of the group and
+//! model (`GroupModelRateLimit`, per user).
 
 use std::time::Duration;
 
+use super::tokens::TokenRule;
 use crate::config::{Options, TokenEntry, UserEntry};
 
 /// Windows are at most a day long (longer settings are clamped).
@@ -13,6 +15,32 @@ pub const MAX_WINDOW: Duration = Duration::from_secs(24 * 3600);
 pub enum Scope {
     Token,
     User,
+    /// A user's use of one model in one group.
+    Model,
+}
+
+impl Scope {
+    /// The metrics label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Scope::Token => "token",
+            Scope::User => "user",
+            Scope::Model => "model",
+        }
+    }
+}
+
+/// The limits of one request: request windows and tokens-per-minute windows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Applicable {
+    pub requests: Vec<Rule>,
+    pub tokens: Vec<TokenRule>,
+}
+
+impl Applicable {
+    pub fn is_empty(&self) -> bool {
+        self.requests.is_empty() && self.tokens.is_empty()
+    }
 }
 
 /// One sliding window: at most `max_total` requests (0: no limit) and `max_success`
@@ -41,8 +69,15 @@ impl Rule {
     }
 }
 
-/// The rules of a request by `token` of `user`, `group` being the group it is billed in.
-pub fn rules_for(token: &TokenEntry, user: &UserEntry, group: &str, o: &Options) -> Vec<Rule> {
+/// The rules of a request by `token` of `user` for `model`, `group` being the group it is
+/// billed in.
+pub fn rules_for(
+    token: &TokenEntry,
+    user: &UserEntry,
+    group: &str,
+    model: &str,
+    o: &Options,
+) -> Applicable {
     let mut rules = Vec::new();
     if let Some(limit) = &token.rate_limit {
         rules.extend(Rule::new(
@@ -69,5 +104,28 @@ pub fn rules_for(token: &TokenEntry, user: &UserEntry, group: &str, o: &Options)
             success,
         ));
     }
-    rules
+    let mut tokens = Vec::new();
+    if let Some(by_model) = o.group_model_limits.get(group) {
+        let limit = by_model.get(model).or_else(|| by_model.get("*"));
+        if let Some(&(rpm, tpm)) = limit {
+            let key = format!("m:{group}:{model}:u:{}", user.id);
+            rules.extend(Rule::new(
+                Scope::Model,
+                key.clone(),
+                Duration::from_secs(60),
+                rpm,
+                0,
+            ));
+            if tpm > 0 {
+                tokens.push(TokenRule {
+                    key: format!("tpm:{key}"),
+                    max: u64::try_from(tpm).unwrap_or(0),
+                });
+            }
+        }
+    }
+    Applicable {
+        requests: rules,
+        tokens,
+    }
 }

@@ -153,19 +153,15 @@ pub async fn relay(
     trace.price = Some(price);
     let opts = &snap.options;
     // Rate limits: refused requests are not charged (nothing is reserved yet).
-    let rules = limits::rules_for(&caller.token, &caller.user, &caller.group, opts);
+    let rules = limits::rules_for(&caller.token, &caller.user, &caller.group, &model, opts);
     // Dropped on any failure below, which takes back the request's provisional success.
     let admission = match r.state.limits.admit(&rules, &trace.request_id).await {
         Ok(admission) => admission,
         Err(denied) => {
-            let scope = match denied.scope {
-                limits::Scope::Token => "token",
-                limits::Scope::User => "user",
-            };
             r.state
                 .metrics
                 .rate_limited
-                .with_label_values(&[scope])
+                .with_label_values(&[denied.scope.label()])
                 .inc();
             return Err(denied.into());
         }
@@ -229,7 +225,8 @@ pub async fn relay(
     };
     match result {
         Ok(outcome) => {
-            admission.succeeded();
+            let used = outcome.usage.prompt_tokens + outcome.usage.completion_tokens;
+            admission.succeeded_with_tokens(u64::try_from(used).unwrap_or(0));
             let q = billing::quota(&price, &outcome.usage, opts.quota_per_unit);
             reservation.settle(q);
             trace.quota = q;

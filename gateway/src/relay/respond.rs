@@ -9,11 +9,17 @@ use super::Trace;
 /// Response header carrying the request id.
 pub const REQUEST_ID_HEADER: &str = "X-Oneapi-Request-Id";
 
+/// What a page from an allowed origin may read of an answer: the request id and the rate-limit
+/// headers of a 429.
+const EXPOSED_HEADERS: &str = "X-Oneapi-Request-Id, Retry-After, X-Ratelimit-Limit-Requests, \
+    X-Ratelimit-Remaining-Requests, X-Ratelimit-Reset-Requests, X-Ratelimit-Limit-Tokens, \
+    X-Ratelimit-Remaining-Tokens, X-Ratelimit-Reset-Tokens";
+
 /// Adds the CORS headers of an answer to an allowed browser origin.
 fn cors(h: &mut ResponseHeader, trace: &Trace) -> pingora::Result<()> {
     if let Some(origin) = &trace.cors_origin {
         h.insert_header("access-control-allow-origin", origin.as_str())?;
-        h.insert_header("access-control-expose-headers", REQUEST_ID_HEADER)?;
+        h.insert_header("access-control-expose-headers", EXPOSED_HEADERS)?;
         if origin != "*" {
             h.insert_header(http::header::VARY, "Origin")?;
         }

@@ -49,7 +49,9 @@ export function TaskRecordDialog({ task, admin, onClose }: { task: TaskJob | nul
       label: intl.formatMessage(m.data),
       children: data ? (
         <Typography.Paragraph copyable={{ text: data }} style={{ marginBottom: 0 }}>
-          <pre style={{ margin: 0, maxHeight: 320, overflow: 'auto', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{data}</pre>
+          <pre style={{ margin: 0, maxHeight: 320, overflow: 'auto', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {data}
+          </pre>
         </Typography.Paragraph>
       ) : (
         NONE

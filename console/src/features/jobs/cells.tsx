@@ -23,7 +23,17 @@ export function TimeCell({ value, unit }: { value: number; unit: TimeUnit }) {
 }
 
 /** Seconds from submit to finish, red above 60 s (spec 3 §2.3). */
-export function ElapsedCell({ submit, finish, unit, testId }: { submit: number; finish: number; unit: TimeUnit; testId: string }) {
+export function ElapsedCell({
+  submit,
+  finish,
+  unit,
+  testId,
+}: {
+  submit: number;
+  finish: number;
+  unit: TimeUnit;
+  testId: string;
+}) {
   const intl = useIntl();
   const s = elapsedSeconds(submit, finish, unit);
   if (s === null) return <span>{NONE}</span>;

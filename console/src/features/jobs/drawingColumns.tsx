@@ -22,7 +22,9 @@ export function drawingColumns(intl: IntlShape, admin: boolean): ColumnsType<Dra
     {
       key: 'elapsed',
       title: t(m.elapsed),
-      render: (_, r) => <ElapsedCell submit={r.submit_time} finish={r.finish_time} unit="ms" testId={`drawing-elapsed-${r.id}`} />,
+      render: (_, r) => (
+        <ElapsedCell submit={r.submit_time} finish={r.finish_time} unit="ms" testId={`drawing-elapsed-${r.id}`} />
+      ),
     },
     {
       key: 'channel',

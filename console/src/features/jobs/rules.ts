@@ -5,7 +5,15 @@
  */
 import dayjs from 'dayjs';
 import type { MessageDescriptor } from 'react-intl';
-import { DRAWING_ACTIONS, DRAWING_CODE, ELAPSED_RED_ABOVE_S, JOB_TIME_FORMAT, MS_PER_SECOND, TASK_ACTIONS, TASK_PLATFORMS } from './constants';
+import {
+  DRAWING_ACTIONS,
+  DRAWING_CODE,
+  ELAPSED_RED_ABOVE_S,
+  JOB_TIME_FORMAT,
+  MS_PER_SECOND,
+  TASK_ACTIONS,
+  TASK_PLATFORMS,
+} from './constants';
 import { drawingActions, drawingCodes, statuses, taskLabels } from './messages';
 
 /** A label: a message of the catalogue, or the API's own value when it is not one we know. */
@@ -62,7 +70,9 @@ export function taskStatusLabel(status: string): Label {
 }
 
 export function taskPlatformLabel(platform: string): Label {
-  return known(TASK_PLATFORMS, platform) ? { message: taskLabels[platform], color: 'purple' } : { text: platform, color: 'default' };
+  return known(TASK_PLATFORMS, platform)
+    ? { message: taskLabels[platform], color: 'purple' }
+    : { text: platform, color: 'default' };
 }
 
 export function taskActionLabel(action: string): Label {

@@ -49,9 +49,7 @@ function Answer({ message, index }: { message: ChatMessage; index: number }) {
           {message.content !== '' && (
             <div className="pg-markdown" dangerouslySetInnerHTML={{ __html: html }} data-testid="pg-answer" />
           )}
-          {status === 'incomplete' && (
-            <span className="pg-cursor" role="status" aria-label={intl.formatMessage(m.writing)} />
-          )}
+          {status === 'incomplete' && <span className="pg-cursor" role="status" aria-label={intl.formatMessage(m.writing)} />}
           {status === 'error' && message.error && (
             <Alert
               type="error"
@@ -107,7 +105,14 @@ function Answer({ message, index }: { message: ChatMessage; index: number }) {
 function Question({ message, index }: { message: ChatMessage; index: number }) {
   const { token } = theme.useToken();
   return (
-    <Flex gap={8} align="start" justify="flex-end" data-testid={`pg-message-${index}`} data-role="user" data-status={message.status}>
+    <Flex
+      gap={8}
+      align="start"
+      justify="flex-end"
+      data-testid={`pg-message-${index}`}
+      data-role="user"
+      data-status={message.status}
+    >
       <div
         style={{
           background: token.colorPrimaryBg,

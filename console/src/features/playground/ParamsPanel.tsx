@@ -131,12 +131,7 @@ export function ParamsPanel({ value, groups, onChange, onReset }: Props) {
       </Form.Item>
       <Flex justify="space-between" align="center" wrap gap={8}>
         <Space>
-          <Switch
-            id="pg-stream"
-            checked={value.stream}
-            onChange={(stream) => onChange({ stream })}
-            data-testid="pg-stream"
-          />
+          <Switch id="pg-stream" checked={value.stream} onChange={(stream) => onChange({ stream })} data-testid="pg-stream" />
           <label htmlFor="pg-stream">{intl.formatMessage(m.stream)}</label>
         </Space>
         <Button size="small" icon={<UndoOutlined />} onClick={onReset} data-testid="pg-params-reset">

@@ -32,7 +32,7 @@ export function PlaygroundPage() {
   return (
     <Flex
       gap={16}
-      style={{ height: mobile ? 'calc(100vh - 124px)' : 'calc(100vh - 152px)', minHeight: mobile ? 420 : 480 }}
+      style={{ height: mobile ? 'calc(100vh - 150px)' : 'calc(100vh - 160px)', minHeight: mobile ? 420 : 480 }}
       data-testid="playground"
     >
       {!mobile && (
@@ -50,7 +50,10 @@ export function PlaygroundPage() {
         title={
           <Space size={8} style={{ minWidth: 0 }}>
             <span>{intl.formatMessage(m.title)}</span>
-            <Tag style={{ maxWidth: mobile ? 140 : 320, overflow: 'hidden', textOverflow: 'ellipsis' }} data-testid="pg-current-model">
+            <Tag
+              style={{ maxWidth: mobile ? 140 : 320, overflow: 'hidden', textOverflow: 'ellipsis' }}
+              data-testid="pg-current-model"
+            >
               {pg.params.model}
             </Tag>
           </Space>

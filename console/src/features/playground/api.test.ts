@@ -74,7 +74,10 @@ describe('POST /pg/chat/completions', () => {
         c.close();
       },
     });
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(body, { headers: { 'Content-Type': 'text/event-stream' } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(body, { headers: { 'Content-Type': 'text/event-stream' } })),
+    );
     const { opts, chunks } = call();
     expect(await postChat(BODY, opts)).toEqual({ kind: 'complete' });
     expect(chunks.join('')).toBe('你好');
@@ -85,10 +88,13 @@ describe('POST /pg/chat/completions', () => {
       'fetch',
       vi.fn(
         async () =>
-          new Response(JSON.stringify({ error: { message: 'group vip is not available to you', type: 'auth', code: 'group_forbidden' } }), {
-            status: 403,
-            headers: { 'Content-Type': 'application/json' },
-          }),
+          new Response(
+            JSON.stringify({ error: { message: 'group vip is not available to you', type: 'auth', code: 'group_forbidden' } }),
+            {
+              status: 403,
+              headers: { 'Content-Type': 'application/json' },
+            },
+          ),
       ),
     );
     const { opts } = call();
@@ -99,9 +105,17 @@ describe('POST /pg/chat/completions', () => {
   });
 
   it('ends with an error on an error event, and when the stream closes without [DONE]', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => streamed(['data: {"choices":[{"delta":{"content":"a"}}]}\n\n', 'data: {"error":{"message":"upstream died"}}\n\n'])));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        streamed(['data: {"choices":[{"delta":{"content":"a"}}]}\n\n', 'data: {"error":{"message":"upstream died"}}\n\n']),
+      ),
+    );
     expect(await postChat(BODY, call().opts)).toEqual({ kind: 'error', error: { kind: 'gateway', message: 'upstream died' } });
-    vi.stubGlobal('fetch', vi.fn(async () => streamed(['data: {"choices":[{"delta":{"content":"a"}}]}\n\n'])));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => streamed(['data: {"choices":[{"delta":{"content":"a"}}]}\n\n'])),
+    );
     const { opts, chunks } = call();
     expect(await postChat(BODY, opts)).toEqual({ kind: 'error', error: { kind: 'cut' } });
     expect(chunks).toEqual(['a']);
@@ -149,7 +163,10 @@ describe('POST /pg/chat/completions', () => {
   });
 
   it('says the network failed when fetch rejects', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     expect(await postChat(BODY, call().opts)).toEqual({ kind: 'error', error: { kind: 'network' } });
   });
 });

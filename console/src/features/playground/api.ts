@@ -21,9 +21,7 @@ export interface ChatCallOptions {
 
 /** How a call ended: the whole answer (non-stream) or the end of the stream, an error, or stopped. */
 export type ChatOutcome =
-  | { kind: 'complete'; content?: string; usage?: Usage }
-  | { kind: 'error'; error: MessageError }
-  | { kind: 'aborted' };
+  { kind: 'complete'; content?: string; usage?: Usage } | { kind: 'error'; error: MessageError } | { kind: 'aborted' };
 
 /** Absolute: Node's fetch (vitest) rejects relative URLs. */
 export function playgroundUrl(): string {
@@ -49,7 +47,9 @@ async function readStream(body: ReadableStream<Uint8Array>, opts: ChatCallOption
   const parser = createSseParser();
   for (;;) {
     const { done, value } = await reader.read();
-    const events = done ? [...parser.push(decoder.decode()), ...parser.end()] : parser.push(decoder.decode(value, { stream: true }));
+    const events = done
+      ? [...parser.push(decoder.decode()), ...parser.end()]
+      : parser.push(decoder.decode(value, { stream: true }));
     for (const data of events) {
       const ev = parseStreamData(data);
       if (ev.type === 'delta') {

@@ -3,7 +3,11 @@ import { conversationReducer, isGenerating, restoreMessages, type ConversationAc
 import type { ChatMessage } from './types';
 
 const run = (actions: ConversationAction[], from: ChatMessage[] = []) => actions.reduce(conversationReducer, from);
-const sent = (n: number): ConversationAction => ({ type: 'sent', question: { id: `q${n}`, content: `question ${n}` }, answerId: `a${n}` });
+const sent = (n: number): ConversationAction => ({
+  type: 'sent',
+  question: { id: `q${n}`, content: `question ${n}` },
+  answerId: `a${n}`,
+});
 const usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
 
 describe('message states (spec 3 §4)', () => {
@@ -19,9 +23,21 @@ describe('message states (spec 3 §4)', () => {
   it('loading → incomplete while chunks arrive → complete with the usage', () => {
     let s = run([sent(1), { type: 'chunk', id: 'a1', content: '' }]);
     expect(s[1].status).toBe('loading');
-    s = run([{ type: 'chunk', id: 'a1', content: 'Hel' }, { type: 'chunk', id: 'a1', content: 'lo' }], s);
+    s = run(
+      [
+        { type: 'chunk', id: 'a1', content: 'Hel' },
+        { type: 'chunk', id: 'a1', content: 'lo' },
+      ],
+      s,
+    );
     expect(s[1]).toMatchObject({ content: 'Hello', status: 'incomplete' });
-    s = run([{ type: 'usage', id: 'a1', usage }, { type: 'completed', id: 'a1' }], s);
+    s = run(
+      [
+        { type: 'usage', id: 'a1', usage },
+        { type: 'completed', id: 'a1' },
+      ],
+      s,
+    );
     expect(s[1]).toEqual({ id: 'a1', role: 'assistant', content: 'Hello', status: 'complete', usage });
     expect(isGenerating(s)).toBe(false);
   });
@@ -37,7 +53,11 @@ describe('message states (spec 3 §4)', () => {
       { type: 'chunk', id: 'a1', content: 'part' },
       { type: 'failed', id: 'a1', error: { kind: 'gateway', message: 'quota exceeded', status: 403 } },
     ]);
-    expect(s[1]).toMatchObject({ content: 'part', status: 'error', error: { kind: 'gateway', message: 'quota exceeded', status: 403 } });
+    expect(s[1]).toMatchObject({
+      content: 'part',
+      status: 'error',
+      error: { kind: 'gateway', message: 'quota exceeded', status: 403 },
+    });
   });
 
   it('stopping completes the answer as far as it got, marked stopped', () => {

@@ -39,7 +39,11 @@ export const params = defineMessages({
     defaultMessage: '0: no limit is sent (the model decides).',
     description: 'Side panel: max tokens help',
   },
-  systemPrompt: { id: 'playground.params.systemPrompt', defaultMessage: 'System prompt', description: 'Side panel: system prompt' },
+  systemPrompt: {
+    id: 'playground.params.systemPrompt',
+    defaultMessage: 'System prompt',
+    description: 'Side panel: system prompt',
+  },
   systemPromptPlaceholder: {
     id: 'playground.params.systemPromptPlaceholder',
     defaultMessage: 'Instructions the model follows for the whole conversation (optional)',

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultParams, effectiveGroup, groupChoices, modelChoices, parseMaxTokens, restoreParams, shownTemperature } from './params';
+import {
+  defaultParams,
+  effectiveGroup,
+  groupChoices,
+  modelChoices,
+  parseMaxTokens,
+  restoreParams,
+  shownTemperature,
+} from './params';
 
 const PROMPT = 'Default prompt';
 
@@ -20,7 +28,10 @@ describe('playground parameters (spec 3 §5, §9)', () => {
     expect(restoreParams(null, PROMPT)).toEqual(defaultParams(PROMPT));
     expect(restoreParams('junk', PROMPT)).toEqual(defaultParams(PROMPT));
     expect(
-      restoreParams({ model: ' gpt-4o ', group: 'vip', temperature: 0.4, topP: 0.9, maxTokens: 300, systemPrompt: '', stream: false }, PROMPT),
+      restoreParams(
+        { model: ' gpt-4o ', group: 'vip', temperature: 0.4, topP: 0.9, maxTokens: 300, systemPrompt: '', stream: false },
+        PROMPT,
+      ),
     ).toEqual({ model: 'gpt-4o', group: 'vip', temperature: 0.4, topP: 0.9, maxTokens: 300, systemPrompt: '', stream: false });
     expect(restoreParams({ model: '', temperature: 9, topP: -1, maxTokens: -5, stream: 'yes' }, PROMPT)).toMatchObject({
       model: 'gpt-4o-mini',

@@ -81,7 +81,10 @@ describe('stream events', () => {
       type: 'delta',
       content: 'Hel',
     });
-    expect(parseStreamData('{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}')).toEqual({ type: 'delta', content: '' });
+    expect(parseStreamData('{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}')).toEqual({
+      type: 'delta',
+      content: '',
+    });
     expect(parseStreamData('{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17}}')).toEqual({
       type: 'delta',
       content: '',
@@ -111,20 +114,25 @@ describe('whole answers', () => {
   });
 
   it('fills a missing total and reads an error body', () => {
-    expect(parseCompletion({ choices: [{ message: { content: 'a' } }], usage: { prompt_tokens: 3, completion_tokens: 4 } })).toEqual({
+    expect(
+      parseCompletion({ choices: [{ message: { content: 'a' } }], usage: { prompt_tokens: 3, completion_tokens: 4 } }),
+    ).toEqual({
       type: 'answer',
       content: 'a',
       usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
     });
-    expect(parseCompletion({ error: { message: 'no channel', type: 'x', code: 'y' } })).toEqual({ type: 'error', message: 'no channel' });
+    expect(parseCompletion({ error: { message: 'no channel', type: 'x', code: 'y' } })).toEqual({
+      type: 'error',
+      message: 'no channel',
+    });
   });
 });
 
 describe("the gateway's error body", () => {
   it('shows error.message, else an envelope message, else the text', () => {
-    expect(errorMessageOf('{"error":{"message":"insufficient user quota","type":"quota","code":"insufficient_user_quota"}}')).toBe(
-      'insufficient user quota',
-    );
+    expect(
+      errorMessageOf('{"error":{"message":"insufficient user quota","type":"quota","code":"insufficient_user_quota"}}'),
+    ).toBe('insufficient user quota');
     expect(errorMessageOf('{"success":false,"message":"not logged in"}')).toBe('not logged in');
     expect(errorMessageOf(' Bad Gateway ')).toBe('Bad Gateway');
     expect(errorMessageOf('')).toBe('');

@@ -61,9 +61,7 @@ function errorOf(v: unknown): string | undefined {
 }
 
 export type StreamEvent =
-  | { type: 'done' }
-  | { type: 'delta'; content: string; usage?: Usage }
-  | { type: 'error'; message: string };
+  { type: 'done' } | { type: 'delta'; content: string; usage?: Usage } | { type: 'error'; message: string };
 
 /**
  * One stream event's data: `[DONE]`, an OpenAI chunk (`choices[0].delta.content`, and `usage`

@@ -29,10 +29,7 @@ export interface Usage {
  * a stream that ended without `[DONE]`, or a page left or reloaded while it was being written.
  */
 export type MessageError =
-  | { kind: 'gateway'; message: string; status?: number }
-  | { kind: 'network' }
-  | { kind: 'cut' }
-  | { kind: 'interrupted' };
+  { kind: 'gateway'; message: string; status?: number } | { kind: 'network' } | { kind: 'cut' } | { kind: 'interrupted' };
 
 export interface ChatMessage {
   id: string;

@@ -260,6 +260,7 @@ pub static REGISTRY: &[OptionSpec] = &[
     int("ModelRequestRateLimitSuccessCount", "1000", 1),
     int("ModelRequestRateLimitDurationMinutes", "1", 0),
     opt("ModelRequestRateLimitGroup", "{}", OBJ),
+    opt("GroupModelRateLimit", "{}", OBJ),
     // Bounded overdraw: completion reserved without max_tokens, concurrent requests per user.
     opt("CompletionAllowance", r#"{"default":4096}"#, OBJ),
     int("UserConcurrencyLimit", "256", 0),

@@ -46,7 +46,10 @@ pub fn normalize(key: &str, raw: &str, current: &Options) -> Result<String, Msg>
             let parsed: Result<serde_json::Map<String, serde_json::Value>, _> =
                 serde_json::from_str(raw);
             match parsed {
-                Ok(_) => raw.to_string(),
+                Ok(map) => {
+                    check_shape(key, &map)?;
+                    raw.to_string()
+                }
                 Err(_) if key == "TopupGroupRatio" => return Err(Msg::TopupGroupRatioNotJson),
                 Err(_) => return Err(Msg::OptionNotJson { key: key_owned() }),
             }
@@ -74,6 +77,36 @@ pub fn normalize(key: &str, raw: &str, current: &Options) -> Result<String, Msg>
         return Err(Msg::ServerAddressFirst);
     }
     Ok(value)
+}
+
+/// A pair of non-negative whole numbers.
+fn is_pair(v: &serde_json::Value) -> bool {
+    v.as_array()
+        .is_some_and(|a| a.len() == 2 && a.iter().all(|n| n.as_i64().is_some_and(|n| n >= 0)))
+}
+
+/// The shapes of the rate-limit objects: `ModelRequestRateLimitGroup` maps groups to
+/// `[all, successful]`, `GroupModelRateLimit` groups to models to `[rpm, tpm]`.
+fn check_shape(key: &str, map: &serde_json::Map<String, serde_json::Value>) -> Result<(), Msg> {
+    let (ok, expected) = match key {
+        "ModelRequestRateLimitGroup" => {
+            (map.values().all(is_pair), r#"{"group": [all, successful]}"#)
+        }
+        "GroupModelRateLimit" => (
+            map.values()
+                .all(|models| models.as_object().is_some_and(|m| m.values().all(is_pair))),
+            r#"{"group": {"model or *": [rpm, tpm]}}"#,
+        ),
+        _ => return Ok(()),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(Msg::OptionBadShape {
+            key: key.to_string(),
+            expected,
+        })
+    }
 }
 
 fn check_range(key: &str, n: f64, min: f64, max: f64) -> Result<(), Msg> {
@@ -221,6 +254,31 @@ mod tests {
             Err(Msg::OptionBelowMin { .. })
         ));
         assert_eq!(normalize("CheckInMaxQuota", " 0 ", &o), Ok("0".into()));
+    }
+
+    #[test]
+    fn rate_limit_objects_have_their_shape() {
+        let o = defaults();
+        let ok = r#"{"default": {"gpt-4o": [60, 100000], "*": [120, 0]}}"#;
+        assert_eq!(normalize("GroupModelRateLimit", ok, &o), Ok(ok.into()));
+        for bad in [
+            r#"{"default": [60, 100]}"#,
+            r#"{"default": {"gpt-4o": [60]}}"#,
+            r#"{"default": {"gpt-4o": [-1, 5]}}"#,
+        ] {
+            assert!(
+                matches!(
+                    normalize("GroupModelRateLimit", bad, &o),
+                    Err(Msg::OptionBadShape { .. })
+                ),
+                "{bad}"
+            );
+        }
+        assert!(normalize("ModelRequestRateLimitGroup", r#"{"vip": [10, 5]}"#, &o).is_ok());
+        assert!(matches!(
+            normalize("ModelRequestRateLimitGroup", r#"{"vip": {"a": 1}}"#, &o),
+            Err(Msg::OptionBadShape { .. })
+        ));
     }
 
     #[test]
