@@ -69,6 +69,8 @@ pub enum AuthError {
 pub enum RouteError {
     #[error("No available channel for model {model} under group {group} (distributor)")]
     NoChannel { model: String, group: String },
+    #[error("Every channel of model {model} is at its concurrency limit; retry in a moment")]
+    ChannelsBusy { model: String },
     #[error("Pinned channel {0} is not available")]
     PinnedUnavailable(i64),
     #[error("model mapping of channel {0} contains a cycle")]
@@ -223,6 +225,7 @@ impl GatewayError {
                 _ => 403,
             },
             GatewayError::Route(RouteError::NoChannel { .. }) => 503,
+            GatewayError::Route(RouteError::ChannelsBusy { .. }) => 429,
             GatewayError::Route(RouteError::PinnedUnavailable(_)) => 403,
             GatewayError::Route(RouteError::MappingCycle(_)) => 500,
             GatewayError::Billing(BillingError::NotPriced(_)) => 400,
@@ -271,6 +274,7 @@ impl GatewayError {
             },
             GatewayError::Route(e) => match e {
                 RouteError::NoChannel { .. } => "model_not_found",
+                RouteError::ChannelsBusy { .. } => "channel_busy",
                 RouteError::PinnedUnavailable(_) => "get_channel_failed",
                 RouteError::MappingCycle(_) => "model_mapping_contains_cycle",
             },
@@ -292,6 +296,9 @@ impl GatewayError {
     pub fn headers(&self) -> Vec<(&'static str, String)> {
         match self {
             GatewayError::Limited(d) => d.headers(),
+            GatewayError::Route(RouteError::ChannelsBusy { .. }) => {
+                vec![("retry-after", "1".to_owned())]
+            }
             _ => Vec::new(),
         }
     }

@@ -337,3 +337,91 @@ async fn group_model_rpm_holds_across_gateways() {
     }
     assert_eq!(refused, 3);
 }
+
+/// A channel's `max_concurrency` (its setting JSON) holds across gateways: with one slot,
+/// a second call through another gateway while the first is in flight gets a 429 (no other
+/// channel serves the model), and passes once the first has finished.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn channel_concurrency_holds_across_gateways() {
+    let Some(redis) = PrivateRedis::start().await else {
+        eprintln!("SKIPPED: redis-server is not installed");
+        return;
+    };
+    let sys = System::start(false).await.unwrap();
+    sys.cp
+        .ok(
+            "POST",
+            "/api/channel/",
+            json!({"type": 1, "name": "one-at-a-time", "key": "sk-up-3", "models": "solo-model",
+                   "group": "default", "base_url": sys.mock.scenario_url("tag=solo,ttfb_ms=1500"),
+                   "setting": r#"{"max_concurrency": 1}"#}),
+        )
+        .await;
+    sys.cp
+        .ok(
+            "PUT",
+            "/api/option/",
+            json!({"key": "ModelPrice", "value": r#"{"solo-model": 0.001}"#}),
+        )
+        .await;
+    let args = vec![
+        "--sync-token-file".to_string(),
+        sys.cp.token_file().display().to_string(),
+        "--redis-url".to_string(),
+        redis.url(),
+    ];
+    let gws: Vec<Gateway> = ["gw-a", "gw-b"]
+        .iter()
+        .map(|name| {
+            Gateway::spawn(
+                sys.cp.port,
+                &sys.cp.url(),
+                &sys.dir.path().join(name),
+                name,
+                &args,
+            )
+        })
+        .collect();
+    for gw in &gws {
+        common::wait_listening(gw.addr).await;
+        gw.wait_metric("gateway_rate_limit_redis_up", 1, Duration::from_secs(10))
+            .await;
+    }
+    let first = gws[0].chat(&sys.key, "solo-model");
+    let second = async {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        gws[1].chat(&sys.key, "solo-model").await
+    };
+    let (first, second) = tokio::join!(first, second);
+    assert_eq!(first.status, 200, "{}", first.text());
+    assert_eq!(second.status, 429, "{}", second.text());
+    assert_eq!(second.headers["retry-after"], "1");
+    let body: Value = serde_json::from_slice(&second.body).unwrap();
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("concurrency limit"),
+        "{body}"
+    );
+    assert_eq!(
+        sys.mock.calls("solo"),
+        1,
+        "the busy call never reached the upstream"
+    );
+    // The slot is freed in Redis just after the answer (off the response path).
+    let start = Instant::now();
+    loop {
+        let third = gws[1].chat(&sys.key, "solo-model").await;
+        if third.status == 200 {
+            break;
+        }
+        assert_eq!(third.status, 429, "{}", third.text());
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the slot was never freed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!("slot free again after {} ms", start.elapsed().as_millis());
+}

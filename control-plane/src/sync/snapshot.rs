@@ -162,7 +162,17 @@ fn channel(state: &AppState, c: &ChannelRecord) -> pb::Channel {
         openai_organization: c.openai_organization.clone(),
         keys,
         multi_key_mode: c.multi_key_mode.clone(),
+        max_concurrency: max_concurrency(&c.setting),
     }
+}
+
+/// `max_concurrency` of a channel's setting JSON (0 when absent or not a positive number).
+fn max_concurrency(setting: &str) -> i64 {
+    serde_json::from_str::<serde_json::Value>(setting)
+        .ok()
+        .and_then(|v| v.get("max_concurrency")?.as_i64())
+        .unwrap_or(0)
+        .max(0)
 }
 
 fn pricing(o: &Options) -> pb::Pricing {

@@ -87,6 +87,8 @@ pub struct ChannelEntry {
     pub status_code_mapping: HashMap<u16, u16>,
     pub headers: Vec<(String, String)>,
     pub organization: String,
+    /// Requests in flight to this channel across the fleet (0: no limit).
+    pub max_concurrency: u32,
 }
 
 /// Channels of one priority inside a (group, model) route.
@@ -388,6 +390,7 @@ fn channel(c: &pb::Channel) -> Result<Option<ChannelEntry>, ConfigError> {
         status_code_mapping,
         headers,
         organization: c.openai_organization.clone(),
+        max_concurrency: u32::try_from(c.max_concurrency.max(0)).unwrap_or(u32::MAX),
     }))
 }
 

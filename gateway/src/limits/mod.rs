@@ -7,6 +7,7 @@
 mod local;
 mod redis_backend;
 mod rules;
+mod slots;
 mod tokens;
 
 use std::sync::Arc;
@@ -21,6 +22,7 @@ pub use tokens::TokenRule;
 
 use local::Windows;
 use redis_backend::RedisLimits;
+use slots::LocalSlots;
 use tokens::TokenWindows;
 
 /// How long a Redis call may take before local counting answers instead.
@@ -133,6 +135,56 @@ impl Drop for Admission {
     }
 }
 
+/// Where a channel slot was taken.
+enum Held {
+    Nothing,
+    Local,
+    Redis(Arc<RedisLimits>),
+}
+
+/// A request in flight to a channel with a concurrency limit; freed when dropped.
+pub struct ChannelSlot {
+    limits: Arc<Limits>,
+    channel: i64,
+    member: String,
+    held: Held,
+}
+
+impl std::fmt::Debug for ChannelSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChannelSlot")
+            .field("channel", &self.channel)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for ChannelSlot {
+    fn drop(&mut self) {
+        match std::mem::replace(&mut self.held, Held::Nothing) {
+            Held::Nothing => {}
+            Held::Local => self.limits.local_slots.free(self.channel),
+            Held::Redis(redis) => {
+                let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+                    return;
+                };
+                let (limits, channel, member) = (
+                    self.limits.clone(),
+                    self.channel,
+                    std::mem::take(&mut self.member),
+                );
+                runtime.spawn(async move {
+                    let call = redis.free_slot(channel, &member);
+                    match tokio::time::timeout(REDIS_BUDGET, call).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(e)) => limits.redis_failed(&e.to_string()),
+                        Err(_) => limits.redis_failed("no answer within the budget"),
+                    }
+                });
+            }
+        }
+    }
+}
+
 /// The refusal of a tokens-per-minute rule.
 fn token_denied(rule: &TokenRule, retry_after: Duration) -> Denied {
     Denied {
@@ -164,6 +216,7 @@ pub struct LimitMetrics {
 pub struct Limits {
     local: Windows,
     local_tokens: TokenWindows,
+    local_slots: LocalSlots,
     redis: ArcSwapOption<RedisLimits>,
     /// Until when Redis is skipped after a failure.
     skip_redis_until: Mutex<Option<Instant>>,
@@ -181,6 +234,7 @@ impl Limits {
         Limits {
             local: Windows::default(),
             local_tokens: TokenWindows::default(),
+            local_slots: LocalSlots::default(),
             redis: ArcSwapOption::empty(),
             skip_redis_until: Mutex::new(None),
             metrics,
@@ -254,6 +308,46 @@ impl Limits {
         }
         self.local.admit(&rules.requests, member, Instant::now())?;
         Ok(admission)
+    }
+
+    /// Takes one of `max` in-flight slots of `channel` for the attempt `member` (across the
+    /// fleet with Redis, on this gateway without or while it is away); `None` when the channel
+    /// is full. The slot is freed when the answer is dropped.
+    pub async fn channel_slot(
+        self: &Arc<Self>,
+        channel: i64,
+        max: u32,
+        member: &str,
+    ) -> Option<ChannelSlot> {
+        if max == 0 {
+            return Some(ChannelSlot {
+                limits: self.clone(),
+                channel,
+                member: String::new(),
+                held: Held::Nothing,
+            });
+        }
+        if let Some(redis) = self.redis_now() {
+            match tokio::time::timeout(REDIS_BUDGET, redis.take_slot(channel, max, member)).await {
+                Ok(Ok(taken)) => {
+                    self.redis_ok();
+                    return taken.then(|| ChannelSlot {
+                        limits: self.clone(),
+                        channel,
+                        member: member.to_owned(),
+                        held: Held::Redis(redis),
+                    });
+                }
+                Ok(Err(e)) => self.redis_failed(&e.to_string()),
+                Err(_) => self.redis_failed("no answer within the budget"),
+            }
+        }
+        self.local_slots.take(channel, max).then(|| ChannelSlot {
+            limits: self.clone(),
+            channel,
+            member: String::new(),
+            held: Held::Local,
+        })
     }
 
     /// Counts `tokens` under `rules` (a request that ended).

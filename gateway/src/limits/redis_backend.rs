@@ -73,6 +73,25 @@ end
 return {1, 0, 0, 0}
 ";
 
+/// KEYS: a channel's in-flight set. ARGV: the member, the channel's most, how long a member
+/// may stay (ms; a gateway that died without freeing its slots frees them then). Answers 1
+/// when a slot was taken, 0 when the channel is full.
+const TAKE_SLOT: &str = r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local stale = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - stale)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], stale)
+return 1
+";
+
+/// How long a channel slot may stay taken (a longer request stops counting then).
+pub const SLOT_STALE_MS: u64 = 10 * 60 * 1000;
+
 /// KEYS: the current bucket of each token rule. ARGV: the tokens to add.
 const ADD_TOKENS: &str = r"
 for i = 1, #KEYS do
@@ -97,6 +116,7 @@ pub struct RedisLimits {
     admit: Script,
     release: Script,
     add_tokens: Script,
+    take_slot: Script,
 }
 
 fn key(rule: &Rule, kind: &str) -> String {
@@ -121,6 +141,7 @@ impl RedisLimits {
             admit: Script::new(ADMIT),
             release: Script::new(RELEASE),
             add_tokens: Script::new(ADD_TOKENS),
+            take_slot: Script::new(TAKE_SLOT),
         })
     }
 
@@ -204,6 +225,36 @@ impl RedisLimits {
             }
             _ => Err(bad_answer(&answer)),
         }
+    }
+
+    /// Takes a slot of `channel` (at most `max` in flight) for `member`.
+    pub async fn take_slot(
+        &self,
+        channel: i64,
+        max: u32,
+        member: &str,
+    ) -> redis::RedisResult<bool> {
+        let mut conn = self.conn().await?;
+        let taken: i64 = self
+            .take_slot
+            .key(format!("{PREFIX}ch:{channel}"))
+            .arg(member)
+            .arg(max)
+            .arg(SLOT_STALE_MS)
+            .invoke_async(&mut conn)
+            .await?;
+        Ok(taken == 1)
+    }
+
+    /// Frees the slot `member` holds of `channel`.
+    pub async fn free_slot(&self, channel: i64, member: &str) -> redis::RedisResult<()> {
+        let mut conn = self.conn().await?;
+        let _: i64 = redis::cmd("ZREM")
+            .arg(format!("{PREFIX}ch:{channel}"))
+            .arg(member)
+            .query_async(&mut conn)
+            .await?;
+        Ok(())
     }
 
     /// Connects (when not yet) and checks that Redis answers.

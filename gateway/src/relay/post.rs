@@ -257,15 +257,30 @@ async fn attempts(
     };
     let mut tried = HashSet::new();
     let mut last: Option<UpstreamError> = None;
-    for _ in 0..max_attempts {
+    // Channels skipped because they were at their concurrency limit (no attempt spent).
+    let mut busy = 0;
+    let mut attempts_made = 0;
+    while attempts_made < max_attempts {
         let channel = match caller.pinned_channel {
-            Some(id) => snap.channels.get(&id).cloned(),
+            Some(id) if tried.is_empty() => snap.channels.get(&id).cloned(),
+            Some(_) => None,
             None => {
                 routing::next_channel(snap, &caller.group, job.model(), &tried, &mut rand::rng())
             }
         };
         let Some(channel) = channel else { break };
         tried.insert(channel.id);
+        let member = format!("{}:{}", trace.request_id, channel.id);
+        let Some(_slot) = r
+            .state
+            .limits
+            .channel_slot(channel.id, channel.max_concurrency, &member)
+            .await
+        else {
+            busy += 1;
+            continue;
+        };
+        attempts_made += 1;
         trace.tried.push(channel.id);
         trace.channel = Some(channel.clone());
         let result = match (job, channel.spec.protocol) {
@@ -305,6 +320,10 @@ async fn attempts(
     }
     Err(match last {
         Some(e) => Failure::Gateway(e.into()),
+        None if busy > 0 => RouteError::ChannelsBusy {
+            model: job.model().to_owned(),
+        }
+        .into(),
         None => RouteError::NoChannel {
             model: job.model().to_owned(),
             group: caller.group.clone(),
