@@ -323,7 +323,7 @@ impl Msg {
             Msg::OptionNotInList { key, allowed } => (format!("{key} must be one of: {allowed}").into(), format!("{key} 只能是以下值之一：{allowed}").into()),
             Msg::StatusRangesInvalid { key } => (format!("{key} must be a comma list of HTTP status codes or ranges such as 500-503").into(), format!("{key} 必须是逗号分隔的状态码或范围，例如 500-503").into()),
             Msg::OptionNotJson { key } => (format!("{key} is not a valid JSON string").into(), format!("{key} 不是合法的 JSON 字符串").into()),
-            Msg::OptionBadShape { key, expected } => (format!("{key} must look like {expected} (non-negative whole numbers)").into(), format!("{key} 的格式应为 {expected}（非负整数）").into()),
+            Msg::OptionBadShape { key, expected } => (format!("{key} must look like {expected}, with non-negative numbers").into(), format!("{key} 的格式应为 {expected}，数值不能为负").into()),
             Msg::TopupGroupRatioNotJson => ("the top-up group ratio is not a valid JSON string".into(), "充值分组倍率不是合法的 JSON 字符串".into()),
             Msg::EmailDomainFormat { domain } => (format!("invalid email domain format: {domain}").into(), format!("邮箱域名格式不正确：{domain}").into()),
             Msg::EmailDomainDuplicate { domain } => (format!("this domain is already in the whitelist: {domain}").into(), format!("该域名已存在于白名单中：{domain}").into()),

@@ -168,12 +168,37 @@ async fn logs_filters_views_and_stats(app: &TestApp) {
         .signed_in(&root)
         .send()
         .await;
-    assert_eq!(stats.data(), &json!({"quota": 1450, "rpm": 3, "tpm": 45}));
+    // No start time: the last minute's rates, totals of everything.
+    assert_eq!(
+        stats.data(),
+        &json!({"quota": 1450, "rpm": 3, "tpm": 45, "requests": 4, "prompt_tokens": 40,
+                "completion_tokens": 20, "tokens": 60})
+    );
     let own_stats = app.get("/api/log/self/stat").signed_in(&alice).send().await;
     assert_eq!(
         own_stats.data(),
-        &json!({"quota": 450, "rpm": 2, "tpm": 30})
+        &json!({"quota": 450, "rpm": 2, "tpm": 30, "requests": 3, "prompt_tokens": 30,
+                "completion_tokens": 15, "tokens": 45})
     );
+    // A range: averages over it (alice's 3 requests over the last 3 hours: 180 minutes).
+    let now = control_plane::store::now();
+    let ranged = app
+        .get(&format!(
+            "/api/log/self/stat?start_timestamp={}",
+            now - 3 * 3600
+        ))
+        .signed_in(&alice)
+        .send()
+        .await;
+    assert_eq!(ranged.data()["requests"], json!(3));
+    assert_eq!(ranged.data()["rpm"], json!(0), "3 requests in 180 minutes");
+    let last_minutes = app
+        .get(&format!("/api/log/self/stat?start_timestamp={}", now - 60))
+        .signed_in(&alice)
+        .send()
+        .await;
+    assert_eq!(last_minutes.data()["rpm"], json!(2));
+    assert_eq!(last_minutes.data()["tpm"], json!(30));
 
     app.delete("/api/log/")
         .signed_in(&root)
@@ -299,6 +324,18 @@ async fn dashboard_rollups(app: &TestApp) {
         .send()
         .await;
     assert_eq!(by_user.data().as_array().unwrap().len(), 3);
+    let dave_only = app
+        .get(&format!(
+            "/api/data/users?start_timestamp={start}&end_timestamp={end}&username=dave"
+        ))
+        .signed_in(&root)
+        .send()
+        .await;
+    let rows = dave_only.data().as_array().unwrap();
+    assert!(
+        !rows.is_empty() && rows.iter().all(|r| r["username"] == "dave"),
+        "{rows:?}"
+    );
     let own = app
         .get(&format!(
             "/api/data/self?start_timestamp={start}&end_timestamp={end}"

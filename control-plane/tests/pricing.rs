@@ -38,6 +38,16 @@ async fn pricing_table_and_reset(app: &TestApp) {
     assert_eq!(anonymous.body["group_ratio"]["default"], json!(1.0));
     assert!(anonymous.body["usable_group"].get("default").is_some());
 
+    assert_eq!(anonymous.body["group_group_ratio"], json!({}));
+    // A signed-in viewer sees the special ratios of their own group.
+    app.set_option(
+        "GroupGroupRatio",
+        r#"{"default": {"vip": 0.5}, "vip": {"default": 2}}"#,
+    )
+    .await;
+    let signed_in = app.get("/api/pricing").signed_in(&root).send().await;
+    assert_eq!(signed_in.body["group_group_ratio"], json!({"vip": 0.5}));
+
     let unset = app.get("/api/models/unset").signed_in(&root).send().await;
     assert_eq!(unset.data(), &json!(["mystery-model"]));
     let by_type = app.get("/api/models").signed_in(&root).send().await;

@@ -1732,8 +1732,12 @@ export interface components {
         };
         /** @description The spec's envelope around every reply. */
         Envelope_LogStats: {
-            /** @description Totals of the filtered logs. */
+            /** @description Totals of the filtered logs (consumption records). */
             data?: {
+                /** Format: int64 */
+                completion_tokens: number;
+                /** Format: int64 */
+                prompt_tokens: number;
                 /**
                  * Format: int64
                  * @description Quota consumed by the matching records.
@@ -1741,13 +1745,18 @@ export interface components {
                 quota: number;
                 /**
                  * Format: int64
-                 * @description Requests of the last 60 seconds.
+                 * @description Matching requests and their tokens.
                  */
-                rpm: number;
+                requests: number;
                 /**
                  * Format: int64
-                 * @description Tokens of the last 60 seconds.
+                 * @description Requests and tokens per minute: averaged over the filtered range when it has a start
+                 *     time (up to its end, or now), else those of the last 60 seconds.
                  */
+                rpm: number;
+                /** Format: int64 */
+                tokens: number;
+                /** Format: int64 */
                 tpm: number;
             };
             message: string;
@@ -2718,8 +2727,12 @@ export interface components {
         IdsRequest: {
             ids?: number[];
         };
-        /** @description Totals of the filtered logs. */
+        /** @description Totals of the filtered logs (consumption records). */
         LogStats: {
+            /** Format: int64 */
+            completion_tokens: number;
+            /** Format: int64 */
+            prompt_tokens: number;
             /**
              * Format: int64
              * @description Quota consumed by the matching records.
@@ -2727,13 +2740,18 @@ export interface components {
             quota: number;
             /**
              * Format: int64
-             * @description Requests of the last 60 seconds.
+             * @description Matching requests and their tokens.
              */
-            rpm: number;
+            requests: number;
             /**
              * Format: int64
-             * @description Tokens of the last 60 seconds.
+             * @description Requests and tokens per minute: averaged over the filtered range when it has a start
+             *     time (up to its end, or now), else those of the last 60 seconds.
              */
+            rpm: number;
+            /** Format: int64 */
+            tokens: number;
+            /** Format: int64 */
             tpm: number;
         };
         /** @description A log record. */
@@ -2865,6 +2883,13 @@ export interface components {
         /** @description The pricing page's data: models, group ratios, and the groups the viewer may use. */
         PricingReply: {
             data: components["schemas"]["PricingModel"][];
+            /**
+             * @description The viewer's own ratios when using another group (`GroupGroupRatio` of the viewer's
+             *     group; these replace `group_ratio` for them). Empty for a signed-out visitor.
+             */
+            group_group_ratio: {
+                [key: string]: number;
+            };
             group_ratio: {
                 [key: string]: number;
             };

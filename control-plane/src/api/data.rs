@@ -97,8 +97,19 @@ pub async fn all_by_user(
     ApiQuery(query): ApiQuery<RangeQuery>,
 ) -> ApiResult<Json<Envelope<Vec<UserPoint>>>> {
     let (start, end) = range(&query);
-    let rows =
-        store::quota_data::series(state.db(), RollupBy::User, start, end, None, None).await?;
+    let rows = store::quota_data::series(
+        state.db(),
+        RollupBy::User,
+        start,
+        end,
+        None,
+        query
+            .username
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty()),
+    )
+    .await?;
     Ok(ok(rows
         .into_iter()
         .map(|r| UserPoint {

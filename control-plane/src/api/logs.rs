@@ -161,20 +161,33 @@ pub async fn list_own_logs(
     page(&state, query.filter(Some(caller.user.id)), &paging, false).await
 }
 
-/// Totals of the filtered logs.
+/// Totals of the filtered logs (consumption records).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LogStats {
     /// Quota consumed by the matching records.
     pub quota: i64,
-    /// Requests of the last 60 seconds.
+    /// Requests and tokens per minute: averaged over the filtered range when it has a start
+    /// time (up to its end, or now), else those of the last 60 seconds.
     pub rpm: i64,
-    /// Tokens of the last 60 seconds.
     pub tpm: i64,
+    /// Matching requests and their tokens.
+    pub requests: i64,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    pub tokens: i64,
 }
 
 async fn stats(state: &AppState, filter: LogFilter) -> ApiResult<Json<Envelope<LogStats>>> {
-    let (quota, rpm, tpm) = store::logs::stats(state.db(), &filter, now()).await?;
-    Ok(ok(LogStats { quota, rpm, tpm }))
+    let t = store::logs::stats(state.db(), &filter, now()).await?;
+    Ok(ok(LogStats {
+        quota: t.quota,
+        rpm: t.rpm,
+        tpm: t.tpm,
+        requests: t.requests,
+        prompt_tokens: t.prompt_tokens,
+        completion_tokens: t.completion_tokens,
+        tokens: t.prompt_tokens + t.completion_tokens,
+    }))
 }
 
 #[utoipa::path(get, path = "/api/log/stat", tag = "logs", params(LogQuery),

@@ -40,6 +40,9 @@ pub struct PricingReply {
     pub message: String,
     pub data: Vec<PricingModel>,
     pub group_ratio: BTreeMap<String, f64>,
+    /// The viewer's own ratios when using another group (`GroupGroupRatio` of the viewer's
+    /// group; these replace `group_ratio` for them). Empty for a signed-out visitor.
+    pub group_group_ratio: BTreeMap<String, f64>,
     /// Group name → description.
     pub usable_group: BTreeMap<String, String>,
 }
@@ -94,6 +97,18 @@ pub async fn get_pricing(
         message: String::new(),
         data,
         group_ratio: number_map(&options, "GroupRatio"),
+        group_group_ratio: match (&viewer, options.json("GroupGroupRatio")) {
+            (Some(_), serde_json::Value::Object(mut by_group)) => {
+                match by_group.remove(&user_group) {
+                    Some(serde_json::Value::Object(ratios)) => ratios
+                        .into_iter()
+                        .filter_map(|(g, r)| Some((g, r.as_f64()?)))
+                        .collect(),
+                    _ => BTreeMap::new(),
+                }
+            }
+            _ => BTreeMap::new(),
+        },
         usable_group: usable_groups(&options, &user_group),
     }))
 }

@@ -152,37 +152,66 @@ pub async fn list(
     Ok((items, total))
 }
 
-/// Totals over the filter: quota of consumption records; requests and tokens of the last minute.
-pub async fn stats(
-    db: &super::Db,
-    f: &LogFilter,
-    now: i64,
-) -> Result<(i64, i64, i64), sqlx::Error> {
+/// Totals of the consumption records matching a filter, and their rates.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LogTotals {
+    pub quota: i64,
+    pub requests: i64,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    /// Requests and tokens per minute: averaged over the filtered range when it has a start
+    /// (up to its end, or now), else those of the last minute.
+    pub rpm: i64,
+    pub tpm: i64,
+}
+
+/// Totals over the filter (consumption records only, whatever type it names).
+pub async fn stats(db: &super::Db, f: &LogFilter, now: i64) -> Result<LogTotals, sqlx::Error> {
     use sqlx::Row;
-    let mut quota = super::dynamic::DynQuery::new(
-        "SELECT CAST(COALESCE(SUM(l.quota), 0) AS BIGINT) AS q FROM logs l WHERE l.type = 2",
-    );
-    push_log_filter(
-        &mut quota,
-        &LogFilter {
-            kind: None,
-            ..f.clone()
-        },
-    );
-    let quota: i64 = quota.build().fetch_one(&db.pool).await?.try_get("q")?;
-    let recent = LogFilter {
-        kind: None,
-        start: Some(now - 60),
-        end: None,
-        ..f.clone()
-    };
-    let mut minute = super::dynamic::DynQuery::new(
-        "SELECT COUNT(*) AS r, CAST(COALESCE(SUM(l.prompt_tokens + l.completion_tokens), 0) AS BIGINT) AS t \
+    let sums = |q: &mut super::dynamic::DynQuery, f: &LogFilter| push_log_filter(q, f);
+    let mut all = super::dynamic::DynQuery::new(
+        "SELECT CAST(COALESCE(SUM(l.quota), 0) AS BIGINT) AS q, COUNT(*) AS r, \
+         CAST(COALESCE(SUM(l.prompt_tokens), 0) AS BIGINT) AS p, \
+         CAST(COALESCE(SUM(l.completion_tokens), 0) AS BIGINT) AS c \
          FROM logs l WHERE l.type = 2",
     );
-    push_log_filter(&mut minute, &recent);
-    let row = minute.build().fetch_one(&db.pool).await?;
-    Ok((quota, row.try_get("r")?, row.try_get("t")?))
+    let consume = LogFilter {
+        kind: None,
+        ..f.clone()
+    };
+    sums(&mut all, &consume);
+    let row = all.build().fetch_one(&db.pool).await?;
+    let mut totals = LogTotals {
+        quota: row.try_get("q")?,
+        requests: row.try_get("r")?,
+        prompt_tokens: row.try_get("p")?,
+        completion_tokens: row.try_get("c")?,
+        ..LogTotals::default()
+    };
+    match f.start.filter(|s| *s > 0) {
+        Some(start) => {
+            let end = f.end.filter(|e| *e > 0).map_or(now, |e| e.min(now));
+            let minutes = ((end - start) / 60).max(1);
+            totals.rpm = totals.requests / minutes;
+            totals.tpm = (totals.prompt_tokens + totals.completion_tokens) / minutes;
+        }
+        None => {
+            let recent = LogFilter {
+                start: Some(now - 60),
+                end: None,
+                ..consume
+            };
+            let mut minute = super::dynamic::DynQuery::new(
+                "SELECT COUNT(*) AS r, CAST(COALESCE(SUM(l.prompt_tokens + l.completion_tokens), 0) AS BIGINT) AS t \
+                 FROM logs l WHERE l.type = 2",
+            );
+            sums(&mut minute, &recent);
+            let row = minute.build().fetch_one(&db.pool).await?;
+            totals.rpm = row.try_get("r")?;
+            totals.tpm = row.try_get("t")?;
+        }
+    }
+    Ok(totals)
 }
 
 /// Deletes records created before `before`; returns how many.

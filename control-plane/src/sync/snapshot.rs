@@ -183,7 +183,7 @@ fn pricing(o: &Options) -> pb::Pricing {
         model_price: number_map(o, "ModelPrice"),
         group_ratio: number_map(o, "GroupRatio"),
         user_usable_groups: string_map(o.get("UserUsableGroups")),
-        group_group_ratio: HashMap::new(),
+        group_group_ratio: group_group_ratio(o),
         create_cache_ratio: number_map(o, "CreateCacheRatio"),
     }
 }
@@ -319,6 +319,24 @@ fn whole_numbers(o: &Options, key: &str) -> HashMap<String, i64> {
         .collect()
 }
 
+/// `GroupGroupRatio`: by the user's group, the ratios of the groups it uses.
+fn group_group_ratio(o: &Options) -> HashMap<String, pb::GroupRatios> {
+    match o.json("GroupGroupRatio") {
+        serde_json::Value::Object(map) => map
+            .into_iter()
+            .filter_map(|(user_group, ratios)| {
+                let ratios = ratios
+                    .as_object()?
+                    .iter()
+                    .filter_map(|(g, r)| Some((g.clone(), r.as_f64()?)))
+                    .collect();
+                Some((user_group, pb::GroupRatios { ratios }))
+            })
+            .collect(),
+        _ => HashMap::new(),
+    }
+}
+
 fn number_map(o: &Options, key: &str) -> HashMap<String, f64> {
     match o.json(key) {
         serde_json::Value::Object(map) => map
@@ -348,5 +366,30 @@ mod tests {
         let statuses = status_map(1, r#"{"429": "500", "404": "x", "abc": 500, "200": 99}"#);
         assert_eq!(statuses.len(), 1);
         assert_eq!(statuses.get("429").map(String::as_str), Some("500"));
+    }
+
+    #[test]
+    fn limits_and_group_ratios_become_maps() {
+        let limits =
+            group_model_limits(r#"{"default": {"gpt-4o": [60, 1000], "x": [1]}, "bad": 3}"#);
+        let default = &limits["default"].by_model;
+        assert_eq!((default["gpt-4o"].rpm, default["gpt-4o"].tpm), (60, 1000));
+        assert!(!default.contains_key("x") && !limits.contains_key("bad"));
+        assert_eq!(
+            max_concurrency(r#"{"max_concurrency": 3, "proxy": "x"}"#),
+            3
+        );
+        assert_eq!(max_concurrency(r#"{"max_concurrency": -2}"#), 0);
+        assert_eq!(max_concurrency(""), 0);
+        let options = Options::from_stored(
+            [(
+                "GroupGroupRatio".to_owned(),
+                r#"{"vip": {"default": 0.5, "bad": "x"}}"#.to_owned(),
+            )]
+            .into(),
+        );
+        let ratios = group_group_ratio(&options);
+        assert_eq!(ratios["vip"].ratios.get("default"), Some(&0.5));
+        assert!(!ratios["vip"].ratios.contains_key("bad"));
     }
 }

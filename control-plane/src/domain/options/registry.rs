@@ -249,6 +249,7 @@ pub static REGISTRY: &[OptionSpec] = &[
     opt("CreateCacheRatio", "{}", OBJ),
     opt("ModelPrice", "{}", OBJ),
     opt("GroupRatio", r#"{"default":1,"vip":1,"svip":1}"#, OBJ),
+    opt("GroupGroupRatio", "{}", OBJ),
     opt(
         "UserUsableGroups",
         r#"{"default":"default group","vip":"vip group"}"#,

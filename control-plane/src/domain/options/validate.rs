@@ -97,6 +97,15 @@ fn check_shape(key: &str, map: &serde_json::Map<String, serde_json::Value>) -> R
                 .all(|models| models.as_object().is_some_and(|m| m.values().all(is_pair))),
             r#"{"group": {"model or *": [rpm, tpm]}}"#,
         ),
+        "GroupGroupRatio" => (
+            map.values().all(|groups| {
+                groups.as_object().is_some_and(|g| {
+                    g.values()
+                        .all(|r| r.as_f64().is_some_and(|r| r.is_finite() && r >= 0.0))
+                })
+            }),
+            r#"{"user group": {"using group": ratio}}"#,
+        ),
         _ => return Ok(()),
     };
     if ok {
