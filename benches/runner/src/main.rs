@@ -50,7 +50,9 @@ struct Args {
     /// Concurrent long-lived streams (default 10 000, quick 1 000).
     #[arg(long)]
     streams: Option<usize>,
-    /// Targets, in order: mock, nginx, floor, gateway, gateway-converted, litellm, portkey.
+    /// Targets, in order: mock, nginx, floor, gateway, gateway-converted, gateway-limited,
+    /// litellm, portkey. gateway-limited is the gateway process of `gateway` asked with a
+    /// token whose rate limit is counted in Redis (one Redis call per request).
     ///
     /// gateway-converted is the conversion scenario: the gateway process of `gateway` (its
     /// own one when `gateway` is not listed) driven by the same OpenAI chat requests for a
@@ -62,7 +64,7 @@ struct Args {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "mock,nginx,floor,gateway,gateway-converted,litellm,portkey"
+        default_value = "mock,nginx,floor,gateway,gateway-converted,gateway-limited,litellm,portkey"
     )]
     targets: Vec<String>,
     /// Scenarios to leave out: closed, open, inflight, streams.
@@ -148,6 +150,7 @@ fn parse_kind(name: &str) -> anyhow::Result<Kind> {
         "floor" => Kind::Floor,
         "gateway" => Kind::Gateway,
         "gateway-converted" => Kind::GatewayConverted,
+        "gateway-limited" => Kind::GatewayLimited,
         "litellm" => Kind::LiteLlm,
         "portkey" => Kind::Portkey,
         other => anyhow::bail!("unknown target {other}"),
@@ -280,6 +283,12 @@ fn main() -> anyhow::Result<()> {
                     None => targets::start_converted(&env, &mock_addr),
                 }
             }
+            Kind::GatewayLimited => {
+                match started_targets.iter().find(|t| t.kind == Kind::Gateway) {
+                    Some(gateway) => targets::limited_view(gateway),
+                    None => targets::start_limited(&env, &mock_addr),
+                }
+            }
             Kind::LiteLlm => tools::litellm(&env.peers_dir)
                 .and_then(|venv| targets::start_litellm(&env, &mock_addr, &venv)),
             Kind::Portkey => tools::portkey(&env.peers_dir)
@@ -300,7 +309,9 @@ fn main() -> anyhow::Result<()> {
                     match kind {
                         Kind::LiteLlm => "litellm",
                         Kind::Portkey => "portkey",
-                        Kind::Gateway | Kind::GatewayConverted => "gateway",
+                        Kind::Gateway | Kind::GatewayConverted | Kind::GatewayLimited => {
+                            "gateway"
+                        }
                         Kind::Nginx => "nginx",
                         _ => "pingora-floor",
                     }

@@ -9,7 +9,7 @@ use crate::load::{self, Load};
 use crate::procs::{self, RssSampler};
 use crate::results::{InFlight, Point, Run, Settings, StreamsPoint};
 use crate::streams;
-use crate::targets::{Kind, Target, Workload};
+use crate::targets::{Target, Workload};
 
 /// Tools and settings shared by the scenarios.
 pub struct Bench {
@@ -142,8 +142,7 @@ impl Bench {
         let rated: Vec<&Target> = targets
             .iter()
             .filter(|t| {
-                !t.kind.is_peer()
-                    && (t.kind == Kind::GatewayConverted || !t.kind.closed_loop_only())
+                !t.kind.is_peer() && (t.kind.is_gateway_view() || !t.kind.closed_loop_only())
             })
             .collect();
         let mut points: Vec<Point> = rated

@@ -89,7 +89,16 @@ pub struct Channel<'a> {
 }
 
 /// Sets up root, the channels and a token; returns the token's key.
-pub fn configure(cp_addr: &str, work: &Path, channels: &[Channel<'_>]) -> anyhow::Result<String> {
+/// The tokens of the gateway targets.
+#[derive(Debug, Clone, Default)]
+pub struct Keys {
+    /// Unlimited, no rate limit: no Redis call on its requests.
+    pub plain: String,
+    /// A rate limit no benchmark reaches (10⁹ requests a minute): one Redis call per request.
+    pub limited: String,
+}
+
+pub fn configure(cp_addr: &str, work: &Path, channels: &[Channel<'_>]) -> anyhow::Result<Keys> {
     let base = format!("http://{cp_addr}");
     let jar = work.join("cookies.txt");
     let pass = ROOT_PASSWORD;
@@ -132,7 +141,18 @@ pub fn configure(cp_addr: &str, work: &Path, channels: &[Channel<'_>]) -> anyhow
         "/api/token/",
         &json!({"name": "bench", "remain_quota": 0, "unlimited_quota": true, "expired_time": -1}),
     )?;
-    find_key(&created).context("the token answer carries no sk- key")
+    let plain = find_key(&created).context("the token answer carries no sk- key")?;
+    let created = call(
+        &base,
+        &jar,
+        "POST",
+        "/api/token/",
+        &json!({"name": "bench-limited", "remain_quota": 0, "unlimited_quota": true,
+            "expired_time": -1, "rate_limit_enabled": true, "rate_limit_period": 60,
+            "rate_limit_count": 1_000_000_000, "rate_limit_success": 0}),
+    )?;
+    let limited = find_key(&created).context("the token answer carries no sk- key")?;
+    Ok(Keys { plain, limited })
 }
 
 #[cfg(test)]

@@ -95,6 +95,9 @@ pub enum Kind {
     /// The same gateway process, with OpenAI chat requests for a model its Anthropic-type
     /// channel serves: every request, answer and stream event is converted.
     GatewayConverted,
+    /// The same gateway process, with a token whose rate limit is counted in Redis (one
+    /// Redis call per request; the limit is never reached).
+    GatewayLimited,
     LiteLlm,
     Portkey,
 }
@@ -106,7 +109,12 @@ impl Kind {
 
     /// Measured in the closed-loop scenarios only (non-stream and streaming chat).
     pub fn closed_loop_only(self) -> bool {
-        matches!(self, Kind::GatewayConverted)
+        matches!(self, Kind::GatewayConverted | Kind::GatewayLimited)
+    }
+
+    /// Another view of the gateway process (measured in the open loop too, at its rate).
+    pub fn is_gateway_view(self) -> bool {
+        matches!(self, Kind::GatewayConverted | Kind::GatewayLimited)
     }
 }
 
@@ -118,6 +126,7 @@ impl fmt::Display for Kind {
             Kind::Floor => "pingora floor",
             Kind::Gateway => "gateway",
             Kind::GatewayConverted => "gateway, converted (OpenAI chat → Anthropic channel)",
+            Kind::GatewayLimited => "gateway, rate-limited token (counted in Redis)",
             Kind::LiteLlm => "LiteLLM",
             Kind::Portkey => "Portkey",
         })
@@ -136,6 +145,8 @@ pub struct Target {
     pub control_plane_pid: Option<u32>,
     mock_addr: String,
     key: String,
+    /// The gateway's rate-limited token, when its Redis runs (see [`Kind::GatewayLimited`]).
+    limited_key: Option<String>,
     /// Kept alive while measuring; stopped on drop (last first).
     procs: Vec<Child>,
 }
@@ -159,7 +170,7 @@ impl Target {
                 "gpt-4o-mini",
                 vec![json, bearer("sk-upstream")],
             ),
-            Kind::Gateway => (
+            Kind::Gateway | Kind::GatewayLimited => (
                 "/v1/chat/completions".to_owned(),
                 w.gateway_model(),
                 vec![json, bearer(&self.key)],
@@ -256,6 +267,7 @@ pub fn mock_target(mock_pid: u32, mock_addr: &str) -> Target {
         control_plane_pid: None,
         mock_addr: mock_addr.to_owned(),
         key: String::new(),
+        limited_key: None,
         procs: vec![],
     }
 }
@@ -270,6 +282,7 @@ fn target(kind: Kind, version: String, addr: String, mock: &str, procs: Vec<Chil
         control_plane_pid: None,
         mock_addr: mock.to_owned(),
         key: String::new(),
+        limited_key: None,
         procs,
     }
 }
@@ -402,7 +415,10 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
         model: CONVERTED_MODEL,
         base_url: format!("http://{mock}/s/{}", Workload::Chat.spec()),
     });
-    let key = setup::configure(&cp_addr, &env.work, &channels)?;
+    let keys = setup::configure(&cp_addr, &env.work, &channels)?;
+    // Redis, as a fleet runs it (rate limits and balances shared), when it is installed: the
+    // plain token's requests make no Redis call, the limited token's one each.
+    let redis = start_redis(env)?;
     let addr = format!("127.0.0.1:{}", free_port()?);
     let admin = format!("127.0.0.1:{}", free_port()?);
     let mut gw = Child::start(Spec {
@@ -428,7 +444,16 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
             "0".into(),
             "--grace-period-seconds".into(),
             "0".into(),
-        ],
+        ]
+        .into_iter()
+        .chain(
+            redis
+                .as_ref()
+                .map(|(_, url)| ["--redis-url".to_owned(), url.clone()])
+                .into_iter()
+                .flatten(),
+        )
+        .collect(),
         env: vec![("RUST_LOG".into(), "warn".into())],
         cpu: Some(env.target_cpu),
         log: &env.work.join("gateway.log"),
@@ -436,15 +461,26 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
     })?;
     wait_listening(&addr, Duration::from_secs(30), &mut gw)?;
     let cp_pid = cp.pid();
+    let with_redis = if redis.is_some() {
+        ", Redis for limits and balances"
+    } else {
+        ""
+    };
+    let limited_key = redis.as_ref().map(|_| keys.limited.clone());
+    let mut procs = vec![cp];
+    procs.extend(redis.map(|(child, _)| child));
+    procs.push(gw);
     let mut t = target(
         Kind::Gateway,
-        "gateway (this workspace, release), 1 relay thread, config and usage via the control plane"
-            .into(),
+        format!(
+            "gateway (this workspace, release), 1 relay thread, config and usage via the control plane{with_redis}"
+        ),
         addr,
         mock,
-        vec![cp, gw],
+        procs,
     );
-    t.key = key;
+    t.key = keys.plain;
+    t.limited_key = limited_key;
     t.control_plane_pid = Some(cp_pid);
     for w in [Workload::Chat, Workload::Stream, Workload::Slow, env.paced] {
         wait_ok(&t.request(w), Duration::from_secs(30))
@@ -467,6 +503,7 @@ pub fn converted_view(gateway: &Target) -> anyhow::Result<Target> {
         control_plane_pid: gateway.control_plane_pid,
         mock_addr: gateway.mock_addr.clone(),
         key: gateway.key.clone(),
+        limited_key: None,
         procs: vec![],
     };
     for w in [Workload::Chat, Workload::Stream] {
@@ -482,6 +519,80 @@ pub fn start_converted(env: &Env, mock: &str) -> anyhow::Result<Target> {
     let mut t = converted_view(&gateway)?;
     t.procs = std::mem::take(&mut gateway.procs);
     Ok(t)
+}
+
+/// The rate-limited view of a started gateway: the same processes, the token whose limit is
+/// counted in Redis; checked to answer both chat workloads.
+pub fn limited_view(gateway: &Target) -> anyhow::Result<Target> {
+    let Some(key) = gateway.limited_key.clone() else {
+        bail!("redis-server is not installed: no Redis for the rate-limited gateway");
+    };
+    let t = Target {
+        kind: Kind::GatewayLimited,
+        version: format!(
+            "{}; a token with a rate limit (10⁹ a minute, never reached) counted in Redis",
+            gateway.version
+        ),
+        addr: gateway.addr.clone(),
+        pid: gateway.pid,
+        control_plane_pid: gateway.control_plane_pid,
+        mock_addr: gateway.mock_addr.clone(),
+        key,
+        limited_key: None,
+        procs: vec![],
+    };
+    for w in [Workload::Chat, Workload::Stream] {
+        wait_ok(&t.request(w), Duration::from_secs(30))
+            .with_context(|| format!("the rate-limited gateway never answered a {}", w.label()))?;
+    }
+    Ok(t)
+}
+
+/// The rate-limited scenario without the plain one: a gateway of its own.
+pub fn start_limited(env: &Env, mock: &str) -> anyhow::Result<Target> {
+    let mut gateway = start_gateway(env, mock)?;
+    let mut t = limited_view(&gateway)?;
+    t.procs = std::mem::take(&mut gateway.procs);
+    Ok(t)
+}
+
+/// A private `redis-server` (nothing kept on disk) on the load core, when installed; its URL.
+fn start_redis(env: &Env) -> anyhow::Result<Option<(Child, String)>> {
+    let Ok(program) = which("redis-server") else {
+        return Ok(None);
+    };
+    let port = free_port()?;
+    let addr = format!("127.0.0.1:{port}");
+    let mut child = Child::start(Spec {
+        name: "redis-server",
+        program: &program,
+        args: vec![
+            "--port".into(),
+            port.to_string(),
+            "--bind".into(),
+            "127.0.0.1".into(),
+            "--save".into(),
+            String::new(),
+            "--appendonly".into(),
+            "no".into(),
+        ],
+        env: vec![],
+        cpu: Some(env.load_cpu),
+        log: &env.work.join("redis.log"),
+        cwd: None,
+    })?;
+    wait_listening(&addr, Duration::from_secs(10), &mut child)?;
+    Ok(Some((child, format!("redis://{addr}/"))))
+}
+
+/// The path of `program` on `PATH`.
+fn which(program: &str) -> anyhow::Result<PathBuf> {
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+        .with_context(|| format!("{program} not found"))
 }
 
 /// Sends `req` until it is answered 200 (the target has its config).
