@@ -6,7 +6,8 @@ import { form as m } from './messages';
 /** Examples shown in the help texts (and the model mapping template). */
 const MODEL_MAPPING_EXAMPLE = '{"gpt-3.5-turbo": "gpt-4o-mini"}';
 const STATUS_CODE_EXAMPLE = '{"400": "500"}';
-const SETTING_EXAMPLE = '{"force_format": true, "proxy": "socks5://host:1080"}';
+/** Example of the setting JSON: `max_concurrency` caps the channel's requests in flight across all gateways. */
+const SETTING_EXAMPLE = '{"force_format": true, "proxy": "socks5://host:1080", "max_concurrency": 20}';
 const PARAM_OVERRIDE_EXAMPLE = '{"temperature": 0}';
 const JSON_ROWS = { minRows: 2, maxRows: 8 };
 

@@ -56,7 +56,15 @@ const LOG: LogRecord = {
   }),
 };
 const PAGE = { items: [LOG], page: 1, page_size: 10, total: 1 };
-const STATS = { quota: 500000, rpm: 3, tpm: 456 };
+const STATS = {
+  quota: 500000,
+  rpm: 3,
+  tpm: 456,
+  requests: 9,
+  prompt_tokens: 1200,
+  completion_tokens: 345,
+  tokens: 1545,
+};
 
 function renderAs(role: number, replies: Record<string, unknown>) {
   const fetchMock = stubApi(replies);
@@ -86,6 +94,9 @@ describe('usage log page (spec 3 §2.2)', () => {
     expect(screen.queryByRole('columnheader', { name: 'Retry' })).toBeNull();
     await waitFor(() => expect(screen.getByTestId('logs-summary-quota')).toHaveTextContent('$1.00'));
     expect(screen.getByTestId('logs-summary-tpm')).toHaveTextContent('456');
+    expect(screen.getByTestId('logs-summary-tokens')).toHaveTextContent('1,545');
+    expect(screen.getByTestId('logs-summary-prompt')).toHaveTextContent('1,200');
+    expect(screen.getByTestId('logs-summary-completion')).toHaveTextContent('345');
 
     const [list] = calls(fetchMock, '/api/log/self/');
     expect(list.get('p')).toBe('1');

@@ -1,4 +1,4 @@
-/** The summary strip over the filtered records (spec 3 §2.2), from the stat endpoint. */
+/** The summary strip over the filtered records (spec 3 §2.2): quota, tokens, RPM and TPM from the stat endpoint. */
 import { Card, Flex, Statistic } from 'antd';
 import { useIntl } from 'react-intl';
 import type { QuotaDisplay } from '../../shared/quota';
@@ -18,6 +18,9 @@ export function SummaryStrip({
   const intl = useIntl();
   const items = [
     { key: 'quota', title: m.quota, value: stats ? summaryQuotaText(stats.quota, display) : '-' },
+    { key: 'tokens', title: m.tokens, value: stats ? String(stats.tokens) : '-' },
+    { key: 'prompt', title: m.promptTokens, value: stats ? String(stats.prompt_tokens) : '-' },
+    { key: 'completion', title: m.completionTokens, value: stats ? String(stats.completion_tokens) : '-' },
     { key: 'rpm', title: m.rpm, value: stats ? String(stats.rpm) : '-' },
     { key: 'tpm', title: m.tpm, value: stats ? String(stats.tpm) : '-' },
   ];

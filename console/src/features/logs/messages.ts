@@ -14,15 +14,26 @@ export const page = defineMessages({
 
 export const summary = defineMessages({
   quota: { id: 'logs.summary.quota', defaultMessage: 'Quota spent', description: 'Summary: quota consumed in the range' },
+  tokens: { id: 'logs.summary.tokens', defaultMessage: 'Tokens', description: 'Summary: total tokens in the range' },
+  promptTokens: {
+    id: 'logs.summary.promptTokens',
+    defaultMessage: 'Input tokens',
+    description: 'Summary: prompt tokens in the range',
+  },
+  completionTokens: {
+    id: 'logs.summary.completionTokens',
+    defaultMessage: 'Output tokens',
+    description: 'Summary: completion tokens in the range',
+  },
   rpm: {
     id: 'logs.summary.rpm',
-    defaultMessage: 'RPM (last minute)',
-    description: 'Summary: requests of the last 60 seconds',
+    defaultMessage: 'RPM',
+    description: 'Summary: requests per minute (averaged over the range; the last minute without a start time)',
   },
   tpm: {
     id: 'logs.summary.tpm',
-    defaultMessage: 'TPM (last minute)',
-    description: 'Summary: tokens of the last 60 seconds',
+    defaultMessage: 'TPM',
+    description: 'Summary: tokens per minute (averaged over the range; the last minute without a start time)',
   },
 });
 

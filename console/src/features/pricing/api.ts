@@ -1,7 +1,8 @@
 /**
  * The public pricing table (spec 3 §7: GET /api/pricing). Its reply carries `group_ratio` and
  * `usable_group` beside `data`, so the response handler folds them into `data` before the
- * envelope base query unwraps it.
+ * envelope base query unwraps it. A signed-in viewer's `group_group_ratio` (their own ratios
+ * for other groups) replaces those groups' ratios: prices are shown as the viewer pays them.
  */
 import { api } from '../../app/api';
 import type { PricingData, PricingModel } from './types';
@@ -11,6 +12,8 @@ interface PricingReply {
   message: string;
   data?: PricingModel[];
   group_ratio?: Record<string, number>;
+  /** The viewer's own overrides (GroupGroupRatio of their group): what the gateway charges them. */
+  group_group_ratio?: Record<string, number>;
   usable_group?: Record<string, string>;
 }
 
@@ -21,7 +24,7 @@ export function foldPricingReply(body: unknown): unknown {
   if (!reply.success) return body;
   const data: PricingData = {
     models: reply.data ?? [],
-    groupRatio: reply.group_ratio ?? {},
+    groupRatio: { ...(reply.group_ratio ?? {}), ...(reply.group_group_ratio ?? {}) },
     usableGroups: reply.usable_group ?? {},
   };
   return { success: true, message: reply.message, data };

@@ -174,6 +174,9 @@ describe('copy and reply', () => {
       message: '',
       data: { models: [model('gpt-4o')], groupRatio: { vip: 2 }, usableGroups: { default: '' } },
     });
+    // The viewer's own overrides replace the group ratios they would pay.
+    const viewer = { ...reply, group_ratio: { vip: 2, svip: 3 }, group_group_ratio: { vip: 0.5 } };
+    expect(foldPricingReply(viewer)).toMatchObject({ data: { groupRatio: { vip: 0.5, svip: 3 } } });
     expect(foldPricingReply({ success: false, message: 'no' })).toEqual({ success: false, message: 'no' });
     expect(foldPricingReply('text')).toBe('text');
   });

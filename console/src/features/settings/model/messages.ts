@@ -25,6 +25,12 @@ export const modelHints = defineMessages({
     defaultMessage: 'Only successful requests count; at least 1.',
     description: 'Success count hint',
   },
+  groupModelRateLimit: {
+    id: 'settings.modelHints.groupModelRateLimit',
+    defaultMessage:
+      'Group → model (or * for the others) → [requests, tokens] each user may use per minute, on every gateway together; 0 means no limit of that kind.',
+    description: 'GroupModelRateLimit hint',
+  },
   rateLimitGroup: {
     id: 'settings.modelHints.rateLimitGroup',
     defaultMessage:

@@ -28,6 +28,10 @@ export const RATE_LIMIT_PANELS: PanelDef[] = [
       num('ModelRequestRateLimitCount', RATE_LIMIT_MIN.count, { hint: h.rateLimitCount }),
       num('ModelRequestRateLimitSuccessCount', RATE_LIMIT_MIN.successCount, { hint: h.rateLimitSuccessCount }),
       json('ModelRequestRateLimitGroup', { hint: h.rateLimitGroup, example: JSON.stringify({ vip: [0, 2000] }) }),
+      json('GroupModelRateLimit', {
+        hint: h.groupModelRateLimit,
+        example: JSON.stringify({ default: { 'gpt-4o': [60, 100000], '*': [120, 0] } }),
+      }),
     ],
   },
   {

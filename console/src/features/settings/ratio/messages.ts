@@ -77,6 +77,12 @@ export const ratioJson = defineMessages({
     defaultMessage: 'Group name → multiplier applied to every price for that group.',
     description: 'GroupRatio hint',
   },
+  groupGroupRatioHint: {
+    id: 'settings.ratioJson.groupGroupRatioHint',
+    defaultMessage:
+      'User group → group used → multiplier that replaces the group ratio for those users (e.g. vip users pay 0.9 in default).',
+    description: 'GroupGroupRatio hint',
+  },
   userUsableGroupsHint: {
     id: 'settings.ratioJson.userUsableGroupsHint',
     defaultMessage: 'Group name → description; the groups users may pick for their tokens.',

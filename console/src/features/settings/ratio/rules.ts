@@ -19,6 +19,7 @@ export const RATIO_JSON_KEYS = [
   'CreateCacheRatio',
   'CompletionRatio',
   'GroupRatio',
+  'GroupGroupRatio',
   'UserUsableGroups',
 ] as const;
 
