@@ -85,6 +85,10 @@ struct Args {
     /// each gateway; while Redis is down or slow each gateway counts locally.
     #[arg(long, env = "REDIS_URL", hide_env_values = true)]
     redis_url: Option<String>,
+    /// Milliseconds a Redis call may take before this gateway counts limits and spends
+    /// balances on its own instead (and tries Redis again a second later).
+    #[arg(long, env = "GATEWAY_REDIS_TIMEOUT_MS", default_value_t = 50)]
+    redis_timeout_ms: u64,
     /// Worker threads for the relay.
     #[arg(long, env = "GATEWAY_THREADS", default_value_t = 2)]
     threads: usize,
@@ -101,7 +105,12 @@ struct Args {
 }
 
 /// Counts rate limits in Redis when a URL is given.
-fn use_redis(state: &gateway::state::GatewayState, url: Option<&String>) -> anyhow::Result<()> {
+fn use_redis(
+    state: &gateway::state::GatewayState,
+    url: Option<&String>,
+    timeout: Duration,
+) -> anyhow::Result<()> {
+    state.limits.set_redis_budget(timeout);
     if let Some(url) = url.filter(|u| !u.is_empty()) {
         state
             .limits
@@ -144,7 +153,11 @@ fn main() -> anyhow::Result<()> {
         None => Arc::new(NullSink),
     };
     let state = build_state(&raw, sink)?;
-    use_redis(&state, args.redis_url.as_ref())?;
+    use_redis(
+        &state,
+        args.redis_url.as_ref(),
+        Duration::from_millis(args.redis_timeout_ms),
+    )?;
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
     let drain = Duration::from_secs(args.drain_seconds);
     build_server(state.clone(), &opts).run(shutdown_args(state, drain));
@@ -200,7 +213,11 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         args.usage_queue,
     );
     let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
-    use_redis(&state, args.redis_url.as_ref())?;
+    use_redis(
+        &state,
+        args.redis_url.as_ref(),
+        Duration::from_millis(args.redis_timeout_ms),
+    )?;
     if let (Some(url), Some(carry)) = (
         args.redis_url.as_ref().filter(|u| !u.is_empty()),
         &state.carry,
@@ -210,6 +227,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
             &gateway_id,
             carry.clone(),
             state.metrics.fleet_metrics(),
+            Duration::from_millis(args.redis_timeout_ms),
         )
         .map_err(|e| anyhow::anyhow!("--redis-url: {e}"))?;
         let fleet = Arc::new(fleet);

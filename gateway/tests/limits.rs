@@ -20,6 +20,7 @@ async fn limiter(redis: &PrivateRedis) -> (Arc<Limits>, LimitMetrics) {
         fallbacks: IntCounter::new("fallbacks", "fallbacks").unwrap(),
     };
     let limits = Arc::new(Limits::new(Some(metrics.clone())));
+    limits.set_redis_budget(Duration::from_secs(1));
     limits.use_redis(&redis.url()).unwrap();
     let start = Instant::now();
     while metrics.redis_up.get() != 1 {
@@ -204,6 +205,9 @@ async fn limits_hold_across_gateways() {
             sys.cp.token_file().display().to_string(),
             "--redis-url".to_string(),
             redis.url(),
+            // Debug builds under a loaded CI: Redis answers slower than in production.
+            "--redis-timeout-ms".to_string(),
+            "1000".to_string(),
         ]
     };
     let spawn = |name: &str| {
@@ -294,6 +298,9 @@ async fn group_model_rpm_holds_across_gateways() {
             sys.cp.token_file().display().to_string(),
             "--redis-url".to_string(),
             redis.url(),
+            // Debug builds under a loaded CI: Redis answers slower than in production.
+            "--redis-timeout-ms".to_string(),
+            "1000".to_string(),
         ]
     };
     let gws: Vec<Gateway> = ["gw-a", "gw-b"]
@@ -369,6 +376,9 @@ async fn channel_concurrency_holds_across_gateways() {
         sys.cp.token_file().display().to_string(),
         "--redis-url".to_string(),
         redis.url(),
+        // Debug builds under a loaded CI: Redis answers slower than in production.
+        "--redis-timeout-ms".to_string(),
+        "1000".to_string(),
     ];
     let gws: Vec<Gateway> = ["gw-a", "gw-b"]
         .iter()

@@ -28,7 +28,8 @@ use crate::error::BillingError;
 
 /// Prefix of every key (`{bal}` is the hash tag: one script's keys share a slot).
 const PREFIX: &str = "ai-gateway:{bal}:";
-/// How long a grant may take before the gateway spends on its own figures.
+/// How long a grant may take before the gateway spends on its own figures (the default of
+/// `--redis-timeout-ms`).
 pub const GRANT_BUDGET: Duration = Duration::from_millis(50);
 /// How often leases are synced (spare given back, claims confirmed).
 pub const SYNC_EVERY: Duration = Duration::from_millis(250);
@@ -164,6 +165,8 @@ pub struct Fleet {
     /// Redis lost its state: every claim is made again at the next sync.
     reassert: AtomicBool,
     metrics: FleetMetrics,
+    /// How long a grant may take.
+    budget: Duration,
 }
 
 impl std::fmt::Debug for Fleet {
@@ -190,6 +193,7 @@ impl Fleet {
         gateway: &str,
         carry: Arc<Carry>,
         metrics: FleetMetrics,
+        budget: Duration,
     ) -> redis::RedisResult<Self> {
         Ok(Fleet {
             carry,
@@ -202,6 +206,7 @@ impl Fleet {
             candidate: i64::from(rand::random::<u32>()) + 1,
             reassert: AtomicBool::new(false),
             metrics,
+            budget,
         })
     }
 
@@ -222,7 +227,7 @@ impl Fleet {
                 Err(Refused::Billing(e)) => return Err(e),
                 Err(Refused::Lease(wants)) => wants,
             };
-            match tokio::time::timeout(GRANT_BUDGET, self.ask(&wants)).await {
+            match tokio::time::timeout(self.budget, self.ask(&wants)).await {
                 Ok(Ok(Grant::Granted)) => {}
                 Ok(Ok(Grant::Short { subject, available })) => {
                     return Err(match subject {

@@ -25,7 +25,8 @@ use redis_backend::RedisLimits;
 use slots::LocalSlots;
 use tokens::TokenWindows;
 
-/// How long a Redis call may take before local counting answers instead.
+/// How long a Redis call may take before local counting answers instead (the default of
+/// `--redis-timeout-ms`).
 pub const REDIS_BUDGET: Duration = Duration::from_millis(50);
 /// After a Redis failure, local counting is used for this long before Redis is tried again.
 pub const RETRY_REDIS_AFTER: Duration = Duration::from_secs(1);
@@ -174,7 +175,7 @@ impl Drop for ChannelSlot {
                 );
                 runtime.spawn(async move {
                     let call = redis.free_slot(channel, &member);
-                    match tokio::time::timeout(REDIS_BUDGET, call).await {
+                    match tokio::time::timeout(limits.budget(), call).await {
                         Ok(Ok(())) => {}
                         Ok(Err(e)) => limits.redis_failed(&e.to_string()),
                         Err(_) => limits.redis_failed("no answer within the budget"),
@@ -221,6 +222,8 @@ pub struct Limits {
     /// Until when Redis is skipped after a failure.
     skip_redis_until: Mutex<Option<Instant>>,
     metrics: Option<LimitMetrics>,
+    /// How long a Redis call may take (see [`REDIS_BUDGET`]).
+    budget: std::sync::atomic::AtomicU64,
 }
 
 impl Default for Limits {
@@ -238,7 +241,18 @@ impl Limits {
             redis: ArcSwapOption::empty(),
             skip_redis_until: Mutex::new(None),
             metrics,
+            budget: std::sync::atomic::AtomicU64::new(REDIS_BUDGET.as_millis() as u64),
         }
+    }
+
+    /// How long a Redis call may take before local counting answers instead.
+    pub fn set_redis_budget(&self, budget: Duration) {
+        let ms = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX).max(1);
+        self.budget.store(ms, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn budget(&self) -> Duration {
+        Duration::from_millis(self.budget.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// Counts in the Redis at `url` from now on (the connection is made in the background;
@@ -294,7 +308,7 @@ impl Limits {
         let now_secs = unix_secs();
         if let Some(redis) = self.redis_now() {
             let call = redis.admit(&rules.requests, &rules.tokens, member, now_secs);
-            match tokio::time::timeout(REDIS_BUDGET, call).await {
+            match tokio::time::timeout(self.budget(), call).await {
                 Ok(Ok(answer)) => {
                     self.redis_ok();
                     return answer.map(|()| admission);
@@ -328,7 +342,7 @@ impl Limits {
             });
         }
         if let Some(redis) = self.redis_now() {
-            match tokio::time::timeout(REDIS_BUDGET, redis.take_slot(channel, max, member)).await {
+            match tokio::time::timeout(self.budget(), redis.take_slot(channel, max, member)).await {
                 Ok(Ok(taken)) => {
                     self.redis_ok();
                     return taken.then(|| ChannelSlot {
@@ -364,7 +378,7 @@ impl Limits {
         let this = self.clone();
         runtime.spawn(async move {
             let call = redis.add_tokens(&rules, tokens, now_secs);
-            match tokio::time::timeout(REDIS_BUDGET, call).await {
+            match tokio::time::timeout(this.budget(), call).await {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {
                     this.redis_failed(&e.to_string());
@@ -389,7 +403,7 @@ impl Limits {
             return;
         };
         runtime.spawn(async move {
-            match tokio::time::timeout(REDIS_BUDGET, redis.release(&rules, &member)).await {
+            match tokio::time::timeout(this.budget(), redis.release(&rules, &member)).await {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => this.redis_failed(&e.to_string()),
                 Err(_) => this.redis_failed("no answer within the budget"),
