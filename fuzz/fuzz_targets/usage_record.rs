@@ -10,6 +10,7 @@ use control_plane::domain::usage::{self as rules, RecordView};
 use control_plane::store::usage::UsageRow;
 use control_plane::sync::usage::to_row;
 use gateway::usage::UsageRecord;
+use gateway::usage::report::to_wire;
 use libfuzzer_sys::fuzz_target;
 use prost::Message;
 use proto::usage::v1 as pb;
@@ -39,8 +40,12 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// The control plane's verdict on one wire record, and the text it would store if refused.
+/// The control plane's verdict on one wire record, and the text it would store if refused;
+/// the channel failures it carries are validated as the health check reads them.
 fn judge(record: pb::UsageRecord) {
+    for f in control_plane::health::failures_of(std::slice::from_ref(&record)) {
+        assert!(f.channel_id > 0 && f.message.len() <= 500, "{f:?}");
+    }
     let row = to_row(record);
     let verdict = rules::check(&view(&row), NOW);
     if let Err(rejection) = verdict {
@@ -72,29 +77,5 @@ fn view(r: &UsageRow) -> RecordView<'_> {
             ("other", &r.other, rules::MAX_TEXT),
             ("request_id", &r.request_id, rules::MAX_REQUEST_ID),
         ],
-    }
-}
-
-/// A spool record in wire form, as the gateway's reporter sends it (`to_wire`, private there).
-fn to_wire(r: UsageRecord) -> pb::UsageRecord {
-    pb::UsageRecord {
-        request_id: r.request_id,
-        created_at: r.created_at,
-        r#type: r.kind,
-        user_id: r.user_id,
-        username: r.username,
-        token_id: r.token_id,
-        token_name: r.token_name,
-        group: r.group,
-        model_name: r.model_name,
-        channel_id: r.channel,
-        use_time: r.use_time,
-        is_stream: r.is_stream,
-        prompt_tokens: r.prompt_tokens,
-        completion_tokens: r.completion_tokens,
-        quota: r.quota,
-        content: r.content,
-        other: r.other,
-        ip: r.ip,
     }
 }

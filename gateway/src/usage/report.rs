@@ -55,7 +55,8 @@ pub enum ReportError {
     Task(#[from] tokio::task::JoinError),
 }
 
-fn to_wire(r: UsageRecord) -> pb::UsageRecord {
+/// A spool record in wire form, as the reporter sends it.
+pub fn to_wire(r: UsageRecord) -> pb::UsageRecord {
     pb::UsageRecord {
         request_id: r.request_id,
         created_at: r.created_at,
