@@ -81,8 +81,9 @@ struct Args {
     #[arg(long, env = "GATEWAY_TRUSTED_PROXIES", default_value = "")]
     trusted_proxies: String,
     /// Redis shared by the gateways of a fleet (`redis://[:password@]host:port[/db]`): rate
-    /// limits are counted there, so they hold for the fleet. Without it they are counted on
-    /// each gateway; while Redis is down or slow each gateway counts locally.
+    /// limits, channel concurrency and leases of user and token balances are kept there, so
+    /// they hold for the fleet. Without it each gateway enforces them on its own; while Redis
+    /// is down or slow each gateway falls back to its own counts and figures.
     #[arg(long, env = "REDIS_URL", hide_env_values = true)]
     redis_url: Option<String>,
     /// Milliseconds a Redis call may take before this gateway counts limits and spends

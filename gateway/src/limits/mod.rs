@@ -324,14 +324,15 @@ impl Limits {
         Ok(admission)
     }
 
-    /// Takes one of `max` in-flight slots of `channel` for the attempt `member` (across the
-    /// fleet with Redis, on this gateway without or while it is away); `None` when the channel
-    /// is full. The slot is freed when the answer is dropped.
+    /// Takes one of `max` in-flight slots of `channel` for an attempt of request `request_id`
+    /// (across the fleet with Redis, on this gateway without or while it is away); `None` when
+    /// the channel is full. The slot is freed when the answer is dropped. Nothing is allocated
+    /// for a channel without a limit.
     pub async fn channel_slot(
         self: &Arc<Self>,
         channel: i64,
         max: u32,
-        member: &str,
+        request_id: &str,
     ) -> Option<ChannelSlot> {
         if max == 0 {
             return Some(ChannelSlot {
@@ -342,13 +343,15 @@ impl Limits {
             });
         }
         if let Some(redis) = self.redis_now() {
-            match tokio::time::timeout(self.budget(), redis.take_slot(channel, max, member)).await {
+            let member = format!("{request_id}:{channel}");
+            match tokio::time::timeout(self.budget(), redis.take_slot(channel, max, &member)).await
+            {
                 Ok(Ok(taken)) => {
                     self.redis_ok();
                     return taken.then(|| ChannelSlot {
                         limits: self.clone(),
                         channel,
-                        member: member.to_owned(),
+                        member,
                         held: Held::Redis(redis),
                     });
                 }

@@ -270,11 +270,10 @@ async fn attempts(
         };
         let Some(channel) = channel else { break };
         tried.insert(channel.id);
-        let member = format!("{}:{}", trace.request_id, channel.id);
         let Some(_slot) = r
             .state
             .limits
-            .channel_slot(channel.id, channel.max_concurrency, &member)
+            .channel_slot(channel.id, channel.max_concurrency, &trace.request_id)
             .await
         else {
             busy += 1;
