@@ -9,6 +9,8 @@ use std::time::Duration;
 use proto::usage::v1 as pb;
 
 use crate::api::channel_ops;
+use crate::api::channels::channel_keys;
+use crate::domain::channel_keys::{self, KeyStates};
 use crate::domain::channels::{self, HealthPolicy, STATUS_AUTO_DISABLED, STATUS_ENABLED, Verdict};
 use crate::state::AppState;
 use crate::store::{self, now};
@@ -22,6 +24,8 @@ const SCHEDULER_TICK: Duration = Duration::from_millis(500);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LiveFailure {
     pub channel_id: i64,
+    /// The key the attempt used (its index in the channel's key list).
+    pub key_index: u32,
     /// `None` when the upstream gave no answer (connection failure, timeout).
     pub status: Option<u16>,
     pub message: String,
@@ -41,6 +45,7 @@ pub fn failures_of(records: &[pb::UsageRecord]) -> Vec<LiveFailure> {
             }
             LiveFailure {
                 channel_id: f.channel_id,
+                key_index: f.key_index,
                 status: u16::try_from(f.status).ok().filter(|s| *s != 0),
                 message: f.message[..end].replace('\0', ""),
             }
@@ -48,11 +53,11 @@ pub fn failures_of(records: &[pb::UsageRecord]) -> Vec<LiveFailure> {
         .collect()
 }
 
-/// The first failure of each channel that the policy says disables it, with the reason.
-fn disabling(policy: &HealthPolicy, failures: &[LiveFailure]) -> BTreeMap<i64, String> {
+/// The first failure of each channel key that the policy says disables it, with the reason.
+fn disabling(policy: &HealthPolicy, failures: &[LiveFailure]) -> BTreeMap<(i64, u32), String> {
     let mut out = BTreeMap::new();
     for f in failures {
-        if out.contains_key(&f.channel_id) {
+        if out.contains_key(&(f.channel_id, f.key_index)) {
             continue;
         }
         let outcome = Err((f.status, f.message.clone()));
@@ -62,14 +67,15 @@ fn disabling(policy: &HealthPolicy, failures: &[LiveFailure]) -> BTreeMap<i64, S
                 Some(status) => format!("upstream answered {status}: {reason}"),
                 None => reason,
             };
-            out.insert(f.channel_id, reason);
+            out.insert((f.channel_id, f.key_index), reason);
         }
     }
     out
 }
 
 /// Disables the channels whose live failures the policy names (enabled channels that allow
-/// automatic disabling only); answers the ids disabled.
+/// automatic disabling only); in a multi-key channel only the failing key, the channel with
+/// its last key. Answers the ids of the channels disabled.
 pub async fn judge_live_failures(state: &AppState, failures: &[LiveFailure]) -> Vec<i64> {
     if failures.is_empty() {
         return Vec::new();
@@ -86,7 +92,7 @@ pub async fn judge_live_failures(state: &AppState, failures: &[LiveFailure]) -> 
         return Vec::new();
     }
     let mut disabled = Vec::new();
-    for (channel_id, reason) in disabling(&policy, failures) {
+    for ((channel_id, key_index), reason) in disabling(&policy, failures) {
         let channel = match store::channels::find(state.db(), channel_id).await {
             Ok(Some(c)) if c.auto_ban != 0 && c.status == STATUS_ENABLED => c,
             Ok(_) => continue,
@@ -95,6 +101,34 @@ pub async fn judge_live_failures(state: &AppState, failures: &[LiveFailure]) -> 
                 continue;
             }
         };
+        if channel_keys(state, &channel).len() > 1 {
+            match change_keys(state, channel_id, |states, count| {
+                (key_index as usize) < count
+                    && states.status(key_index) == STATUS_ENABLED
+                    && states.set(key_index, STATUS_AUTO_DISABLED, &reason, now())
+            })
+            .await
+            {
+                Ok(Some(change)) if change.changed => {
+                    tracing::warn!(
+                        channel_id,
+                        key_index,
+                        reason,
+                        "channel key disabled by live failures"
+                    );
+                    state.metrics().channel_keys_auto_disabled.inc();
+                    if change.channel_status == STATUS_AUTO_DISABLED {
+                        state.metrics().channels_auto_disabled.inc();
+                        disabled.push(channel_id);
+                    }
+                }
+                Ok(_) => {}
+                Err(err) => {
+                    tracing::warn!(channel_id, error = %err, "channel health: disabling a key failed");
+                }
+            }
+            continue;
+        }
         let info = channels::other_info(&reason, now());
         match store::channels::switch_status(
             state.db(),
@@ -117,6 +151,71 @@ pub async fn judge_live_failures(state: &AppState, failures: &[LiveFailure]) -> 
         }
     }
     disabled
+}
+
+/// What a change of a channel's keys did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyChange {
+    pub changed: bool,
+    /// The channel's status afterwards.
+    pub channel_status: i64,
+}
+
+/// How many times a change of keys is tried again when another writer got in between.
+const KEY_CHANGE_TRIES: usize = 8;
+
+/// Changes the key states of channel `id` with `edit` (given the states and the number of
+/// keys; it answers whether it changed anything), atomically against other writers; the
+/// channel follows its keys (see [`channel_keys::channel_status_after`]). `None` when the
+/// channel does not exist.
+pub async fn change_keys(
+    state: &AppState,
+    id: i64,
+    edit: impl Fn(&mut KeyStates, usize) -> bool,
+) -> Result<Option<KeyChange>, sqlx::Error> {
+    for _ in 0..KEY_CHANGE_TRIES {
+        let Some(channel) = store::channels::find(state.db(), id).await? else {
+            return Ok(None);
+        };
+        let count = channel_keys(state, &channel).len();
+        let mut states = KeyStates::parse(&channel.key_status);
+        let enabled_before = states.enabled(count).count();
+        if !edit(&mut states, count) {
+            return Ok(Some(KeyChange {
+                changed: false,
+                channel_status: channel.status,
+            }));
+        }
+        states.truncate(count);
+        let enabled = states.enabled(count).count();
+        let follow =
+            channel_keys::channel_status_after(channel.status, enabled, enabled > enabled_before);
+        let info = follow.map(|(status, reason)| {
+            let info = if status == STATUS_ENABLED {
+                String::new()
+            } else {
+                channels::other_info(reason, now())
+            };
+            (status, info)
+        });
+        let written = store::channels::set_key_states(
+            state.db(),
+            id,
+            (&channel.key_status, channel.status),
+            &states.to_json(),
+            info.as_ref().map(|(s, i)| (*s, i.as_str())),
+        )
+        .await?;
+        if written {
+            return Ok(Some(KeyChange {
+                changed: true,
+                channel_status: info.map_or(channel.status, |(s, _)| s),
+            }));
+        }
+    }
+    Err(sqlx::Error::Protocol(
+        "the channel's keys kept changing; try again".into(),
+    ))
 }
 
 /// A periodic job: its enabling option, its interval option (minutes) and what it runs.
@@ -191,6 +290,7 @@ mod tests {
     fn failure(channel_id: i64, status: u32, message: &str) -> pb::ChannelFailure {
         pb::ChannelFailure {
             channel_id,
+            key_index: 0,
             status,
             message: message.to_owned(),
         }
@@ -225,27 +325,31 @@ mod tests {
         let fails = [
             LiveFailure {
                 channel_id: 1,
+                key_index: 0,
                 status: Some(429),
                 message: "slow down".into(),
             },
             LiveFailure {
                 channel_id: 2,
+                key_index: 0,
                 status: Some(502),
                 message: "bad gateway".into(),
             },
             LiveFailure {
                 channel_id: 3,
+                key_index: 0,
                 status: Some(400),
                 message: "Your credit balance is too low".into(),
             },
             LiveFailure {
                 channel_id: 2,
+                key_index: 0,
                 status: Some(401),
                 message: "second".into(),
             },
         ];
         let out = disabling(&policy, &fails);
-        assert_eq!(out.keys().copied().collect::<Vec<_>>(), [2, 3]);
-        assert!(out[&2].contains("502"), "{}", out[&2]);
+        assert_eq!(out.keys().copied().collect::<Vec<_>>(), [(2, 0), (3, 0)]);
+        assert!(out[&(2, 0)].contains("502"), "{}", out[&(2, 0)]);
     }
 }

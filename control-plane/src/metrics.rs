@@ -8,6 +8,7 @@ pub const GATEWAYS_REFUSED: &str = "control_plane_gateway_refused_total";
 pub const PASSWORD_HASHES: &str = "control_plane_password_hashes_total";
 pub const AUTH_THROTTLED: &str = "control_plane_auth_throttled_total";
 pub const CHANNELS_AUTO_DISABLED: &str = "control_plane_channels_auto_disabled_total";
+pub const CHANNEL_KEYS_AUTO_DISABLED: &str = "control_plane_channel_keys_auto_disabled_total";
 
 /// The control plane's metrics in their own registry (tests run several in one process).
 pub struct Metrics {
@@ -24,6 +25,8 @@ pub struct Metrics {
     pub auth_throttled: IntCounterVec,
     /// Channels disabled because of upstream failures that gateways reported.
     pub channels_auto_disabled: prometheus::IntCounter,
+    /// Keys of multi-key channels disabled because of reported upstream failures.
+    pub channel_keys_auto_disabled: prometheus::IntCounter,
 }
 
 impl Metrics {
@@ -62,11 +65,17 @@ impl Metrics {
             "Channels disabled because of upstream failures reported by gateways",
         )?;
         registry.register(Box::new(channels_auto_disabled.clone()))?;
+        let channel_keys_auto_disabled = prometheus::IntCounter::new(
+            CHANNEL_KEYS_AUTO_DISABLED,
+            "Keys of multi-key channels disabled because of upstream failures reported by gateways",
+        )?;
+        registry.register(Box::new(channel_keys_auto_disabled.clone()))?;
         Ok(Metrics {
             registry,
             usage_records,
             usage_rejected,
             channels_auto_disabled,
+            channel_keys_auto_disabled,
             gateways_refused,
             password_hashes,
             auth_throttled,

@@ -582,7 +582,93 @@ async fn redirecting_a_key_needs_the_key(app: &TestApp) {
     assert!(!moved.body.to_string().contains("sk-reentered"));
 }
 
+async fn keys_of_a_multi_key_channel_are_managed_one_by_one(app: &TestApp) {
+    let root = app.root().await;
+    let mut body = channel("multi");
+    body["key"] = json!("sk-first-key-0001\nsk-second-key-002\nsk-third-key-0003");
+    let id = create(
+        app,
+        &root,
+        json!({"mode": "multi_to_single", "multi_key_mode": "polling", "channel": body}),
+    )
+    .await[0];
+    let manage = |action: &str, index: Option<u32>| {
+        app.post(
+            "/api/channel/multi_key/manage",
+            json!({"channel_id": id, "action": action, "key_index": index}),
+        )
+        .signed_in(&root)
+    };
+    let got = manage("get_key_status", None).send().await;
+    assert!(got.success(), "{}", got.body);
+    assert_eq!(got.data()["total"], json!(3));
+    assert_eq!(got.data()["enabled"], json!(3));
+    assert_eq!(got.data()["keys"][1]["preview"], json!("sk-s…-002"));
+    assert!(
+        !got.body.to_string().contains("second-key"),
+        "keys are shown as previews only"
+    );
+
+    // One key by hand: the channel stays enabled, the key is counted as disabled.
+    let off = manage("disable_key", Some(1)).send().await;
+    assert!(off.success(), "{}", off.body);
+    assert_eq!(off.data()["keys"][1]["status"], json!(2));
+    assert_eq!(off.data()["manually_disabled"], json!(1));
+    assert_eq!(off.data()["channel_status"], json!(1));
+    let view = app
+        .get(&format!("/api/channel/{id}"))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(view.data()["disabled_key_count"], json!(1));
+
+    // Every key off: the channel is disabled with them; one back brings it back.
+    manage("disable_key", Some(0)).send().await;
+    let all_off = manage("disable_key", Some(2)).send().await;
+    assert_eq!(
+        all_off.data()["channel_status"],
+        json!(3),
+        "{}",
+        all_off.body
+    );
+    let back = manage("enable_key", Some(2)).send().await;
+    assert_eq!(back.data()["channel_status"], json!(1), "{}", back.body);
+    assert_eq!(back.data()["enabled"], json!(1));
+
+    manage("disable_key", Some(7))
+        .send()
+        .await
+        .assert_rejected("the channel has no key with this index, refresh and try again");
+    manage("shuffle", None)
+        .send()
+        .await
+        .assert_rejected("unknown key action");
+
+    // The disabled keys are deleted from the list; the rest are renumbered and enabled.
+    let pruned = manage("delete_disabled_keys", None).send().await;
+    assert!(pruned.success(), "{}", pruned.body);
+    assert_eq!(pruned.data()["total"], json!(1));
+    assert_eq!(stored_keys(app, id).await, "sk-third-key-0003");
+
+    // Replacing the keys starts them all enabled.
+    manage("disable_key", Some(0)).send().await;
+    let replaced = app
+        .put(
+            "/api/channel/",
+            json!({"id": id, "key": "sk-new-key-000001\nsk-new-key-000002"}),
+        )
+        .signed_in(&root)
+        .send()
+        .await;
+    assert!(replaced.success(), "{}", replaced.body);
+    let fresh = manage("get_key_status", None).send().await;
+    assert_eq!(fresh.data()["enabled"], json!(2), "{}", fresh.body);
+    let all = manage("enable_all_keys", None).send().await;
+    assert_eq!(all.data()["enabled"], json!(2));
+}
+
 on_both_backends!(
+    keys_of_a_multi_key_channel_are_managed_one_by_one,
     create_validate_and_keep_keys_secret,
     redirecting_a_key_needs_the_key,
     updates_and_abilities,

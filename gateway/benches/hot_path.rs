@@ -81,6 +81,7 @@ fn bench(c: &mut Criterion) {
                 "default",
                 "gpt-4o-mini",
                 &none,
+                |_| true,
                 &mut rng,
             ))
         })
@@ -93,6 +94,7 @@ fn bench(c: &mut Criterion) {
                 "default",
                 "gpt-4o-mini",
                 &top_tier,
+                |_| true,
                 &mut rng,
             ))
         })

@@ -174,6 +174,19 @@ impl UpstreamError {
         Some((status, text[..end].to_owned()))
     }
 
+    /// Whether the failure counts against the channel key's circuit breaker: no usable answer,
+    /// a server error, a refused key or too many requests (not a request the upstream
+    /// rejected on its merits).
+    pub fn trips_breaker(&self) -> bool {
+        match self {
+            UpstreamError::Status { status, .. } => {
+                *status >= 500 || matches!(status, 401 | 403 | 429)
+            }
+            UpstreamError::Build(_) | UpstreamError::Unsupported(_) => false,
+            _ => true,
+        }
+    }
+
     /// Whether another channel may be tried (the status part is decided by the options).
     pub fn retryable(&self, retryable_status: impl Fn(u16) -> bool) -> bool {
         match self {

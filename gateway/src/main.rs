@@ -90,6 +90,15 @@ struct Args {
     /// balances on its own instead (and tries Redis again a second later).
     #[arg(long, env = "GATEWAY_REDIS_TIMEOUT_MS", default_value_t = 50)]
     redis_timeout_ms: u64,
+    /// Consecutive failed attempts (no answer, a 5xx, 401, 403 or 429) after which this
+    /// gateway keeps a channel key out of routing for a cool-down, then lets one trial
+    /// request through (0: never).
+    #[arg(long, env = "GATEWAY_BREAKER_FAILURES", default_value_t = 5)]
+    breaker_failures: u32,
+    /// The first cool-down of an open circuit breaker, in milliseconds; each failed trial
+    /// doubles it, up to five minutes.
+    #[arg(long, env = "GATEWAY_BREAKER_COOLDOWN_MS", default_value_t = 10_000)]
+    breaker_cooldown_ms: u64,
     /// Worker threads for the relay.
     #[arg(long, env = "GATEWAY_THREADS", default_value_t = 2)]
     threads: usize,
@@ -103,6 +112,16 @@ struct Args {
     /// Then, seconds the runtimes get to stop.
     #[arg(long, env = "GATEWAY_SHUTDOWN_TIMEOUT_SECONDS", default_value_t = 5)]
     shutdown_timeout_seconds: u64,
+}
+
+/// The circuit breakers' policy from the arguments.
+fn breaker_policy(args: &Args) -> gateway::routing::BreakerPolicy {
+    let cooldown = Duration::from_millis(args.breaker_cooldown_ms.max(1));
+    gateway::routing::BreakerPolicy {
+        failures_to_open: args.breaker_failures,
+        cooldown,
+        max_cooldown: Duration::from_secs(300).max(cooldown),
+    }
 }
 
 /// Counts rate limits in Redis when a URL is given.
@@ -143,7 +162,7 @@ fn main() -> anyhow::Result<()> {
     if let Some(url) = args.control_plane.clone() {
         return run_connected(&args, &url, &opts);
     }
-    let Some(path) = args.config_file else {
+    let Some(path) = args.config_file.clone() else {
         bail!("either --control-plane or --config-file is required");
     };
     let raw = gateway::config::load_file(&path)?;
@@ -154,6 +173,7 @@ fn main() -> anyhow::Result<()> {
         None => Arc::new(NullSink),
     };
     let state = build_state(&raw, sink)?;
+    state.breakers.set_policy(breaker_policy(&args));
     use_redis(
         &state,
         args.redis_url.as_ref(),
@@ -214,6 +234,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         args.usage_queue,
     );
     let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
+    state.breakers.set_policy(breaker_policy(args));
     use_redis(
         &state,
         args.redis_url.as_ref(),

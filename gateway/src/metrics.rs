@@ -21,6 +21,8 @@ pub const RATE_LIMITED: &str = "gateway_rate_limited_requests_total";
 pub const FLEET_REDIS_UP: &str = "gateway_fleet_budget_redis_up";
 pub const FLEET_FALLBACKS: &str = "gateway_fleet_budget_redis_fallbacks_total";
 pub const FLEET_GRANTS: &str = "gateway_fleet_budget_grants_total";
+pub const BREAKERS_OPEN: &str = "gateway_channel_breakers_open";
+pub const BREAKER_OPENED: &str = "gateway_channel_breaker_opened_total";
 
 const LATENCY_BUCKETS: &[f64] = &[
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0,
@@ -55,6 +57,10 @@ pub struct Metrics {
     pub fleet_fallbacks: prometheus::IntCounter,
     /// Redis calls made to grow a lease of fleet budget.
     pub fleet_grants: prometheus::IntCounter,
+    /// Channel keys whose circuit breaker is open (or due for a trial).
+    pub breakers_open: IntGauge,
+    /// Circuit breakers opened, by channel.
+    pub breaker_opened: IntCounterVec,
 }
 
 impl Metrics {
@@ -137,6 +143,19 @@ impl Metrics {
             "Redis calls made to grow a lease of fleet budget (requests its lease did not cover)",
         )?;
         registry.register(Box::new(fleet_grants.clone()))?;
+        let breakers_open = IntGauge::new(
+            BREAKERS_OPEN,
+            "Channel keys this gateway keeps out of routing after consecutive failures",
+        )?;
+        let breaker_opened = IntCounterVec::new(
+            Opts::new(
+                BREAKER_OPENED,
+                "Channel circuit breakers opened, by channel",
+            ),
+            &["channel_id"],
+        )?;
+        registry.register(Box::new(breakers_open.clone()))?;
+        registry.register(Box::new(breaker_opened.clone()))?;
         Ok(Metrics {
             registry,
             requests,
@@ -155,6 +174,8 @@ impl Metrics {
             fleet_redis_up,
             fleet_fallbacks,
             fleet_grants,
+            breakers_open,
+            breaker_opened,
         })
     }
 

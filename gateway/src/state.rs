@@ -25,6 +25,8 @@ pub struct GatewayState {
     pub limits: Arc<crate::limits::Limits>,
     /// Balances shared by the fleet through Redis (with a control plane and Redis only).
     pub fleet: std::sync::OnceLock<Arc<crate::billing::fleet::Fleet>>,
+    /// Circuit breakers of the channel keys that failed lately (this gateway's own).
+    pub breakers: crate::routing::Breakers,
 }
 
 /// Counts one relay request as in flight until dropped.

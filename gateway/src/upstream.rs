@@ -15,7 +15,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 
-use crate::config::ChannelEntry;
+use crate::config::{ChannelEntry, KeyChoice};
 use crate::error::UpstreamError;
 
 /// Pooled HTTP/1.1 and HTTP/2 client for every channel.
@@ -132,6 +132,7 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 /// compression, `extra` headers (protocol version headers), then the channel's own headers.
 pub fn build_request(
     channel: &ChannelEntry,
+    key: KeyChoice,
     url: &str,
     body: impl Into<Chunks>,
     stream: bool,
@@ -139,7 +140,7 @@ pub fn build_request(
 ) -> Result<Request<Chunks>, UpstreamError> {
     let bad = |what: &str| UpstreamError::Build(format!("channel {}: invalid {what}", channel.id));
     let mut headers = HeaderMap::new();
-    let key = &channel.keys.pick().0;
+    let key = &channel.keys.secret(key.slot).0;
     let (auth_name, auth_value) = channel.spec.auth.header(key);
     let auth = HeaderValue::from_str(&auth_value).map_err(|_| bad("key"))?;
     headers.insert(auth_name, auth);

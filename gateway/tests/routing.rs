@@ -317,3 +317,144 @@ async fn a_multi_key_channel_spreads_requests_over_its_keys() {
         .collect();
     assert_eq!(used, expected, "polling takes the keys in turn");
 }
+
+/// The value of a metric on the gateway's admin port (0 when absent).
+async fn metric(gw: &Gw, name: &str) -> i64 {
+    let text = send(
+        "GET",
+        &format!("http://{}/metrics", gw.admin),
+        &[],
+        bytes::Bytes::new(),
+    )
+    .await
+    .text();
+    text.lines()
+        .find(|l| l.starts_with(name) && !l.starts_with('#'))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_circuit_breaker_keeps_a_failing_channel_out_then_tries_it_half_open() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![
+        channel(1, &m.scenario_url("tag=flaky"), &["gpt-test"], 10, 1),
+        channel(2, &m.scenario_url("tag=steady"), &["gpt-test"], 0, 1),
+    ]);
+    snap["options"]["retry_times"] = json!(1);
+    let gw = Gw::start(snap).await;
+    let state = &gw.running.as_ref().unwrap().state;
+    let cooldown = std::time::Duration::from_millis(400);
+    state.breakers.set_policy(gateway::routing::BreakerPolicy {
+        failures_to_open: 2,
+        cooldown,
+        max_cooldown: cooldown * 2,
+    });
+    let ok = |r: &Reply| assert_eq!(r.status, 200, "{}", r.text());
+
+    m.force_status("flaky", Some(500));
+    for _ in 0..2 {
+        ok(&gw.chat("alice", chat_body("gpt-test", false)).await);
+    }
+    assert_eq!(m.calls("flaky"), 2);
+    assert_eq!(metric(&gw, "gateway_channel_breakers_open").await, 1);
+    // Open: the failing channel is not tried at all, the lower tier answers at once.
+    for _ in 0..5 {
+        let r = gw.chat("alice", chat_body("gpt-test", false)).await;
+        ok(&r);
+        let rec = gw.record(&r.request_id()).await;
+        assert_eq!(use_channel(&rec.other), vec![2]);
+    }
+    assert_eq!(m.calls("flaky"), 2, "no call while open");
+
+    // Half-open after the cool-down: one trial, which fails and opens it for twice as long.
+    tokio::time::sleep(cooldown + std::time::Duration::from_millis(50)).await;
+    ok(&gw.chat("alice", chat_body("gpt-test", false)).await);
+    assert_eq!(m.calls("flaky"), 3, "exactly one trial");
+    tokio::time::sleep(cooldown + std::time::Duration::from_millis(50)).await;
+    ok(&gw.chat("alice", chat_body("gpt-test", false)).await);
+    assert_eq!(m.calls("flaky"), 3, "the second cool-down is longer");
+
+    // The upstream recovers: the next trial closes the breaker and traffic returns.
+    m.force_status("flaky", None);
+    tokio::time::sleep(cooldown + std::time::Duration::from_millis(100)).await;
+    let r = gw.chat("alice", chat_body("gpt-test", false)).await;
+    ok(&r);
+    assert_eq!(m.calls("flaky"), 4, "the trial");
+    for _ in 0..3 {
+        ok(&gw.chat("alice", chat_body("gpt-test", false)).await);
+    }
+    assert_eq!(
+        m.calls("flaky"),
+        7,
+        "closed: the top tier takes the traffic again"
+    );
+    assert_eq!(metric(&gw, "gateway_channel_breakers_open").await, 0);
+    assert_eq!(
+        metric(
+            &gw,
+            "gateway_channel_breaker_opened_total{channel_id=\"1\"}"
+        )
+        .await,
+        2
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_key_of_a_multi_key_channel_is_reported_and_avoided() {
+    let m = mock().await;
+    let mut multi = channel(1, &m.scenario_url("tag=multi"), &["gpt-test"], 0, 1);
+    // Key #1 of the channel's list is disabled at the control plane: it is not sent.
+    multi["keys"] = json!(["sk-key-0", "sk-key-2", "sk-key-3"]);
+    multi["key_indexes"] = json!([0, 2, 3]);
+    multi["multi_key_mode"] = json!("polling");
+    let mut snap = snapshot(vec![multi]);
+    snap["options"]["retry_times"] = json!(0);
+    let gw = Gw::start(snap).await;
+    let state = &gw.running.as_ref().unwrap().state;
+    state.breakers.set_policy(gateway::routing::BreakerPolicy {
+        failures_to_open: 1,
+        cooldown: std::time::Duration::from_secs(60),
+        max_cooldown: std::time::Duration::from_secs(60),
+    });
+    m.revoke_key("sk-key-2", true);
+    let mut refused = None;
+    for _ in 0..3 {
+        let r = gw.chat("alice", chat_body("gpt-test", false)).await;
+        if r.status != 200 {
+            assert!(r.status >= 400, "{}", r.text());
+            refused = Some(gw.record(&r.request_id()).await);
+        }
+    }
+    let rec = refused.expect("the revoked key was used once");
+    assert_eq!(rec.channel_failures.len(), 1);
+    assert_eq!(
+        (
+            rec.channel_failures[0].key_index,
+            rec.channel_failures[0].status
+        ),
+        (2, 401),
+        "the failure names the key by its index in the whole list"
+    );
+    let other: Value = serde_json::from_str(&rec.other).unwrap();
+    assert_eq!(other["admin_info"]["multi_key_index"], json!(2));
+    // The key's breaker is open: the other keys take every call.
+    for _ in 0..6 {
+        let r = gw.chat("alice", chat_body("gpt-test", false)).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    let used: Vec<String> = m.with_stats(|s| {
+        s.requests
+            .iter()
+            .filter_map(|r| r.authorization.clone())
+            .collect()
+    });
+    assert_eq!(
+        used.iter().filter(|a| a.ends_with("sk-key-2")).count(),
+        1,
+        "{used:?}"
+    );
+    assert!(used.iter().any(|a| a.ends_with("sk-key-0")));
+    assert!(used.iter().any(|a| a.ends_with("sk-key-3")));
+}

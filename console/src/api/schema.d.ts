@@ -184,6 +184,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/channel/multi_key/manage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["manage_keys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/channel/search": {
         parameters: {
             query?: never;
@@ -1413,6 +1429,8 @@ export interface components {
             base_url: string;
             /** Format: int64 */
             created_time: number;
+            /** @description How many of them are disabled (by hand or automatically). */
+            disabled_key_count: number;
             /** @description Comma-separated. */
             group: string;
             header_override: string;
@@ -1619,6 +1637,8 @@ export interface components {
                 base_url: string;
                 /** Format: int64 */
                 created_time: number;
+                /** @description How many of them are disabled (by hand or automatically). */
+                disabled_key_count: number;
                 /** @description Comma-separated. */
                 group: string;
                 header_override: string;
@@ -1731,6 +1751,26 @@ export interface components {
             success: boolean;
         };
         /** @description The spec's envelope around every reply. */
+        Envelope_KeysView: {
+            /** @description The keys of a channel with their statuses. */
+            data?: {
+                auto_disabled: number;
+                /** Format: int64 */
+                channel_id: number;
+                /**
+                 * Format: int64
+                 * @description The channel's own status after the action.
+                 */
+                channel_status: number;
+                enabled: number;
+                keys: components["schemas"]["KeyView"][];
+                manually_disabled: number;
+                total: number;
+            };
+            message: string;
+            success: boolean;
+        };
+        /** @description The spec's envelope around every reply. */
         Envelope_LogStats: {
             /** @description Totals of the filtered logs (consumption records). */
             data?: {
@@ -1797,6 +1837,8 @@ export interface components {
                     base_url: string;
                     /** Format: int64 */
                     created_time: number;
+                    /** @description How many of them are disabled (by hand or automatically). */
+                    disabled_key_count: number;
                     /** @description Comma-separated. */
                     group: string;
                     header_override: string;
@@ -2726,6 +2768,55 @@ export interface components {
         /** @description Codes chosen in the table. */
         IdsRequest: {
             ids?: number[];
+        };
+        /** @description What to do with the keys of a channel. */
+        KeyAction: {
+            /**
+             * @description `get_key_status`, `enable_key`, `disable_key`, `enable_all_keys` or
+             *     `delete_disabled_keys`.
+             */
+            action: string;
+            /** Format: int64 */
+            channel_id: number;
+            /**
+             * Format: int32
+             * @description The key, for `enable_key` and `disable_key`.
+             */
+            key_index?: number | null;
+        };
+        /** @description One key of a channel. */
+        KeyView: {
+            /**
+             * Format: int64
+             * @description Unix seconds when it was disabled (0 when enabled).
+             */
+            disabled_time: number;
+            /** Format: int32 */
+            index: number;
+            /** @description The first and last characters of the key. */
+            preview: string;
+            /** @description Why it was disabled (automatically: the upstream's error). */
+            reason: string;
+            /**
+             * Format: int64
+             * @description 1 enabled, 2 disabled by hand, 3 disabled automatically.
+             */
+            status: number;
+        };
+        /** @description The keys of a channel with their statuses. */
+        KeysView: {
+            auto_disabled: number;
+            /** Format: int64 */
+            channel_id: number;
+            /**
+             * Format: int64
+             * @description The channel's own status after the action.
+             */
+            channel_status: number;
+            enabled: number;
+            keys: components["schemas"]["KeyView"][];
+            manually_disabled: number;
+            total: number;
         };
         /** @description Totals of the filtered logs (consumption records). */
         LogStats: {
@@ -3776,6 +3867,38 @@ export interface operations {
             };
         };
     };
+    manage_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyAction"];
+            };
+        };
+        responses: {
+            /** @description the channel's keys after the action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_KeysView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+        };
+    };
     search_channels: {
         parameters: {
             query?: never;
@@ -3942,6 +4065,7 @@ export interface operations {
             path: {
                 id: number;
                 model: string | null;
+                key_index: number | null;
             };
             cookie?: never;
         };

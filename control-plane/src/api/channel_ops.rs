@@ -11,11 +11,13 @@ use super::auth::AdminCaller;
 use super::channels::{channel_keys, find};
 use super::envelope::{EmptyEnvelope, Envelope, ok};
 use super::extract::{ApiJson, ApiQuery};
+use crate::domain::channel_keys::KeyStates;
 use crate::domain::channels::{
     self, HealthPolicy, STATUS_AUTO_DISABLED, STATUS_DISABLED, STATUS_ENABLED, Verdict,
 };
 use crate::domain::options::Options;
 use crate::error::{ApiError, ApiResult};
+use crate::health;
 use crate::i18n::Msg;
 use crate::outbound::providers::{self, Upstream};
 use crate::state::AppState;
@@ -32,14 +34,24 @@ fn policy(options: &Options) -> HealthPolicy {
     HealthPolicy::from_options(options)
 }
 
-/// How to call a saved channel: its type, address, first key and organization.
-fn upstream_of<'a>(channel: &'a ChannelRecord, keys: &'a [String]) -> Upstream<'a> {
+/// How to call a saved channel with one of its keys.
+fn upstream_of<'a>(channel: &'a ChannelRecord, key: &'a str) -> Upstream<'a> {
     Upstream {
         channel_type: channel.channel_type,
         base_url: &channel.base_url,
-        key: keys.first().map(String::as_str).unwrap_or_default(),
+        key,
         organization: &channel.openai_organization,
     }
+}
+
+/// The first enabled key of a channel (its first key when none is).
+fn usable_key(state: &AppState, channel: &ChannelRecord) -> String {
+    let keys = channel_keys(state, channel);
+    let index = KeyStates::parse(&channel.key_status)
+        .enabled(keys.len())
+        .next()
+        .unwrap_or(0);
+    keys.into_iter().nth(index as usize).unwrap_or_default()
 }
 
 /// Switches the channel's status as a verdict says; returns the status it has now.
@@ -82,11 +94,23 @@ pub struct TestResult {
     pub status: i64,
 }
 
+/// Which keys of a channel a test calls with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeysToTest {
+    /// The first enabled key (the channel's test).
+    First,
+    /// One key by index.
+    One(u32),
+    /// Every key not disabled by hand (the periodic test).
+    Every,
+}
+
 async fn test_one(
     state: &AppState,
     options: &Options,
     channel: &ChannelRecord,
     model: Option<&str>,
+    which: KeysToTest,
 ) -> ApiResult<TestResult> {
     let model = model
         .map(str::trim)
@@ -102,34 +126,105 @@ async fn test_one(
         .unwrap_or(FALLBACK_TEST_MODEL)
         .to_string();
     let keys = channel_keys(state, channel);
-    let upstream = upstream_of(channel, &keys);
-    let outcome = providers::test_chat(state.http(), &upstream, &model).await;
-    let (elapsed, judged, message) = match &outcome {
-        Ok(ms) => (*ms, Ok(*ms), String::new()),
-        Err((err, ms)) => (*ms, Err((err.status(), err.to_string())), err.to_string()),
+    let states = KeyStates::parse(&channel.key_status);
+    let multi = keys.len() > 1;
+    let indexes: Vec<u32> = match which {
+        _ if !multi => vec![0],
+        KeysToTest::First => vec![states.enabled(keys.len()).next().unwrap_or(0)],
+        KeysToTest::One(i) if (i as usize) < keys.len() => vec![i],
+        KeysToTest::One(_) => return Err(ApiError::Rejected(Msg::ChannelKeyNotFound)),
+        KeysToTest::Every => states
+            .enabled(keys.len())
+            .chain((0..keys.len() as u32).filter(|i| states.status(*i) == STATUS_AUTO_DISABLED))
+            .collect(),
     };
-    store::channels::set_test_result(state.db(), channel.id, elapsed, now()).await?;
-    let verdict = channels::judge(
-        &policy(options),
-        channel.auto_ban != 0,
-        channel.status,
-        &judged,
-    );
-    let status = apply_verdict(state, channel, verdict).await?;
+    let policy = policy(options);
+    let mut first_elapsed = None;
+    let mut failure: Option<String> = None;
+    let mut succeeded = 0usize;
+    for index in indexes.iter().copied() {
+        let key = keys.get(index as usize).map(String::as_str).unwrap_or("");
+        let outcome = providers::test_chat(state.http(), &upstream_of(channel, key), &model).await;
+        let (elapsed, judged) = match &outcome {
+            Ok(ms) => (*ms, Ok(*ms)),
+            Err((err, ms)) => (*ms, Err((err.status(), err.to_string()))),
+        };
+        first_elapsed.get_or_insert(elapsed);
+        match &outcome {
+            Ok(_) => succeeded += 1,
+            Err((err, _)) if failure.is_none() => {
+                failure = Some(if multi {
+                    format!("key #{index}: {err}")
+                } else {
+                    err.to_string()
+                });
+            }
+            Err(_) => {}
+        }
+        if multi {
+            let verdict = channels::judge(
+                &policy,
+                channel.auto_ban != 0,
+                states.status(index),
+                &judged,
+            );
+            apply_key_verdict(state, channel.id, index, verdict).await?;
+        } else {
+            let verdict = channels::judge(&policy, channel.auto_ban != 0, channel.status, &judged);
+            apply_verdict(state, channel, verdict).await?;
+        }
+    }
+    store::channels::set_test_result(state.db(), channel.id, first_elapsed.unwrap_or(0), now())
+        .await?;
+    let mut after = find(state, channel.id).await?;
+    // A working key brings back a channel disabled automatically for a reason of its own.
+    if multi && succeeded > 0 && policy.auto_enable && after.status == STATUS_AUTO_DISABLED {
+        apply_verdict(state, &after, Verdict::Enable).await?;
+        after = find(state, channel.id).await?;
+    }
     Ok(TestResult {
         channel_id: channel.id,
-        success: outcome.is_ok(),
-        message,
-        time: elapsed as f64 / 1000.0,
+        success: failure.is_none(),
+        message: failure.unwrap_or_default(),
+        time: first_elapsed.unwrap_or(0) as f64 / 1000.0,
         model,
-        status,
+        status: after.status,
     })
 }
 
-/// Which model to test.
+/// Applies a test's verdict to one key of a multi-key channel.
+async fn apply_key_verdict(
+    state: &AppState,
+    channel_id: i64,
+    index: u32,
+    verdict: Verdict,
+) -> ApiResult<()> {
+    let (status, reason) = match verdict {
+        Verdict::Keep => return Ok(()),
+        Verdict::Disable(reason) => (STATUS_AUTO_DISABLED, reason),
+        Verdict::Enable => (STATUS_ENABLED, String::new()),
+    };
+    let change = health::change_keys(state, channel_id, |states, _| {
+        states.set(index, status, &reason, now())
+    })
+    .await?;
+    if change.is_some_and(|c| c.changed) {
+        tracing::info!(
+            channel_id,
+            key_index = index,
+            status,
+            "channel key status changed by a test"
+        );
+    }
+    Ok(())
+}
+
+/// Which model to test, and with which key of a multi-key channel (the first enabled one
+/// when absent).
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct TestQuery {
     pub model: Option<String>,
+    pub key_index: Option<u32>,
 }
 
 #[utoipa::path(get, path = "/api/channel/test/{id}", tag = "channels", params(("id" = i64, Path), TestQuery),
@@ -142,7 +237,8 @@ pub async fn test_channel(
 ) -> ApiResult<Json<Envelope<TestResult>>> {
     let channel = find(&state, id).await?;
     let options = state.options().await?;
-    let result = test_one(&state, &options, &channel, query.model.as_deref()).await?;
+    let which = query.key_index.map_or(KeysToTest::First, KeysToTest::One);
+    let result = test_one(&state, &options, &channel, query.model.as_deref(), which).await?;
     Ok(Json(Envelope {
         success: result.success,
         message: result.message.clone(),
@@ -181,7 +277,10 @@ pub async fn test_every_channel(state: &AppState) -> ApiResult<CheckSummary> {
     let results: Vec<(i64, ApiResult<TestResult>)> =
         futures::stream::iter(candidates.into_iter().map(|c| {
             let (state, options) = (state.clone(), options.clone());
-            async move { (c.status, test_one(&state, &options, &c, None).await) }
+            async move {
+                let result = test_one(&state, &options, &c, None, KeysToTest::Every).await;
+                (c.status, result)
+            }
         }))
         .buffer_unordered(PARALLEL_CHECKS)
         .collect()
@@ -211,8 +310,8 @@ async fn refresh_balance(
     options: &Options,
     channel: &ChannelRecord,
 ) -> Result<f64, Msg> {
-    let keys = channel_keys(state, channel);
-    let upstream = upstream_of(channel, &keys);
+    let key = usable_key(state, channel);
+    let upstream = upstream_of(channel, &key);
     let balance = providers::balance(state.http(), &upstream, options.f64("Price"))
         .await
         .map_err(|err| match err {
@@ -301,8 +400,8 @@ pub async fn fetch_saved_models(
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Envelope<Vec<String>>>> {
     let channel = find(&state, id).await?;
-    let keys = channel_keys(&state, &channel);
-    let upstream = upstream_of(&channel, &keys);
+    let key = usable_key(&state, &channel);
+    let upstream = upstream_of(&channel, &key);
     list_models(&state, &upstream).await
 }
 

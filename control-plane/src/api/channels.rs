@@ -31,6 +31,8 @@ pub struct ChannelView {
     pub name: String,
     /// How many keys the channel holds (several for multi-key channels).
     pub key_count: usize,
+    /// How many of them are disabled (by hand or automatically).
+    pub disabled_key_count: usize,
     pub openai_organization: String,
     pub test_model: String,
     /// 1 enabled, 2 disabled, 3 auto-disabled.
@@ -69,11 +71,7 @@ pub struct ChannelView {
 /// The keys of a channel, decrypted (for the control plane's own upstream calls).
 pub fn channel_keys(state: &AppState, c: &ChannelRecord) -> Vec<String> {
     match state.cipher().decrypt(&c.key_enc) {
-        Ok(keys) => keys
-            .lines()
-            .map(str::to_string)
-            .filter(|k| !k.is_empty())
-            .collect(),
+        Ok(keys) => channels::split_keys(c.channel_type, &keys),
         Err(err) => {
             tracing::error!(channel_id = c.id, error = %err, "channel key cannot be decrypted");
             Vec::new()
@@ -90,8 +88,13 @@ fn served(channel_type: i64) -> bool {
 }
 
 fn view(state: &AppState, c: ChannelRecord) -> ChannelView {
+    let key_count = channel_keys(state, &c).len();
+    let enabled = crate::domain::channel_keys::KeyStates::parse(&c.key_status)
+        .enabled(key_count)
+        .count();
     ChannelView {
-        key_count: channel_keys(state, &c).len(),
+        key_count,
+        disabled_key_count: key_count - enabled,
         id: c.id,
         channel_type: c.channel_type,
         served: served(c.channel_type),
@@ -343,6 +346,7 @@ fn blank() -> ChannelRecord {
         max_input_tokens: 0,
         remark: String::new(),
         multi_key_mode: String::new(),
+        key_status: "{}".into(),
     }
 }
 
@@ -522,6 +526,9 @@ pub async fn update_channel(
     }
     let mut tx = state.db().pool.begin().await?;
     store::channels::save(&mut tx, &channel).await?;
+    if !keys.is_empty() {
+        store::channels::reset_key_states(&mut tx, id).await?;
+    }
     tx.commit().await?;
     Ok(ok(view(&state, find(&state, id).await?)))
 }

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod auth;
 pub mod channel_copy;
+pub mod channel_keys;
 pub mod channel_ops;
 pub mod channels;
 pub mod console;
@@ -92,6 +93,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(channel_ops::test_channel))
         .routes(routes!(channel_ops::test_all))
+        .routes(routes!(channel_keys::manage_keys))
         .routes(routes!(channel_ops::update_balance))
         .routes(routes!(channel_ops::update_all_balances))
         .routes(routes!(channel_ops::fetch_saved_models))

@@ -1,6 +1,7 @@
 //! Product rules with no I/O: roles and what they may do, passwords, account input, options.
 
 pub mod accounts;
+pub mod channel_keys;
 pub mod channels;
 pub mod crypto;
 pub mod limits;

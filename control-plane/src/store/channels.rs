@@ -41,6 +41,9 @@ pub struct ChannelRecord {
     pub max_input_tokens: i64,
     pub remark: String,
     pub multi_key_mode: String,
+    /// Disabled keys of a multi-key channel (JSON, see `domain::channel_keys`); written only
+    /// by [`set_key_states`] and [`reset_key_states`], never by [`save`].
+    pub key_status: String,
 }
 
 macro_rules! select_channels {
@@ -50,7 +53,7 @@ macro_rules! select_channels {
             "priority, created_time, test_time, response_time, base_url, other, balance, ",
             "balance_updated_time, models, \"group\", used_quota, model_mapping, status_code_mapping, ",
             "auto_ban, other_info, tag, setting, param_override, header_override, model_prefix, ",
-            "max_input_tokens, remark, multi_key_mode FROM channels ",
+            "max_input_tokens, remark, multi_key_mode, key_status FROM channels ",
             $tail
         )
     };
@@ -288,6 +291,57 @@ pub async fn switch_status(
     }
     tx.commit().await?;
     Ok(switched)
+}
+
+/// Writes a channel's key states, and its status and `other_info` when `status` is given,
+/// only if its key states and status are still `before` (a writer in between makes the caller
+/// read again); abilities follow a status change. Answers whether it wrote.
+pub async fn set_key_states(
+    db: &Db,
+    id: i64,
+    before: (&str, i64),
+    key_status: &str,
+    status: Option<(i64, &str)>,
+) -> Result<bool, sqlx::Error> {
+    let mut tx = db.pool.begin().await?;
+    let (new_status, info) = status.unwrap_or((before.1, ""));
+    let written = sqlx::query(
+        "UPDATE channels SET key_status = $1, status = $2, \
+         other_info = CASE WHEN $3 THEN $4 ELSE other_info END \
+         WHERE id = $5 AND key_status = $6 AND status = $7",
+    )
+    .bind(key_status)
+    .bind(new_status)
+    .bind(status.is_some())
+    .bind(info)
+    .bind(id)
+    .bind(before.0)
+    .bind(before.1)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if written && new_status != before.1 {
+        let channel = sqlx::query_as::<_, ChannelRecord>(select_channels!("WHERE id = $1"))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+        rebuild_abilities(&mut tx, &channel).await?;
+    }
+    tx.commit().await?;
+    Ok(written)
+}
+
+/// Marks every key of a channel enabled (its keys were replaced).
+pub async fn reset_key_states(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE channels SET key_status = '{}' WHERE id = $1 AND key_status <> '{}'")
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 /// Records a test: response time (ms) and when.

@@ -5,7 +5,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use proto::config::v1 as pb;
 
-use crate::domain::channels::split_keys;
+use crate::domain::channel_keys::KeyStates;
+use crate::domain::channels::{STATUS_ENABLED, split_keys};
 use crate::domain::options::Options;
 use crate::state::AppState;
 use crate::store::channels::ChannelRecord;
@@ -144,6 +145,14 @@ fn channel(state: &AppState, c: &ChannelRecord) -> pb::Channel {
             }
         }
     };
+    // Disabled keys of a multi-key channel stay out; the others keep their index.
+    let states = KeyStates::parse(&c.key_status);
+    let (key_indexes, keys): (Vec<u32>, Vec<String>) = keys
+        .into_iter()
+        .enumerate()
+        .map(|(i, k)| (u32::try_from(i).unwrap_or(u32::MAX), k))
+        .filter(|(i, _)| states.status(*i) == STATUS_ENABLED)
+        .unzip();
     let key = keys.first().cloned().unwrap_or_default();
     pb::Channel {
         id: c.id,
@@ -161,6 +170,7 @@ fn channel(state: &AppState, c: &ChannelRecord) -> pb::Channel {
         headers: string_map(&c.header_override),
         openai_organization: c.openai_organization.clone(),
         keys,
+        key_indexes,
         multi_key_mode: c.multi_key_mode.clone(),
         max_concurrency: max_concurrency(&c.setting),
     }

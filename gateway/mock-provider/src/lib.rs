@@ -88,6 +88,8 @@ pub struct Stats {
     pub requests: Vec<SeenRequest>,
     /// Statuses forced on every call of a tag (an upstream that went down), until cleared.
     pub forced_status: HashMap<String, u16>,
+    /// Keys the provider refuses with 401 (a key revoked at the provider), until restored.
+    pub revoked_keys: std::collections::HashSet<String>,
 }
 
 /// Shared, lockable stats.
@@ -125,6 +127,17 @@ impl MockHandle {
             Some(s) => st.forced_status.insert(tag.to_owned(), s),
             None => st.forced_status.remove(tag),
         };
+    }
+
+    /// Refuses every call made with `key` (in any of the providers' key headers or the `key`
+    /// query parameter) with 401 from now on, or (`revoked: false`) accepts it again.
+    pub fn revoke_key(&self, key: &str, revoked: bool) {
+        let mut st = lock(&self.stats);
+        if revoked {
+            st.revoked_keys.insert(key.to_owned());
+        } else {
+            st.revoked_keys.remove(key);
+        }
     }
 
     /// Runs `f` over the stats under the lock.
@@ -334,6 +347,26 @@ impl Call {
     }
 }
 
+/// Whether the request carries a key the test revoked.
+fn uses_revoked_key(stats: &SharedStats, headers: &http::HeaderMap, query: Option<&str>) -> bool {
+    let st = lock(stats);
+    if st.revoked_keys.is_empty() {
+        return false;
+    }
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let from_query = query.and_then(|q| q.split('&').find_map(|p| p.strip_prefix("key=")));
+    [
+        header("authorization").map(|v| v.strip_prefix("Bearer ").unwrap_or(v)),
+        header("x-api-key"),
+        header("x-goog-api-key"),
+        header("api-key"),
+        from_query,
+    ]
+    .into_iter()
+    .flatten()
+    .any(|k| st.revoked_keys.contains(k))
+}
+
 async fn handle(
     req: Request<Incoming>,
     stats: SharedStats,
@@ -353,6 +386,9 @@ async fn handle(
         scenario.status = *forced;
     }
     let query = req.uri().query().map(str::to_owned);
+    if uses_revoked_key(&stats, req.headers(), query.as_deref()) {
+        scenario.status = 401;
+    }
     let (parts, body) = req.into_parts();
     let body = match body.collect().await {
         Ok(b) => b.to_bytes(),

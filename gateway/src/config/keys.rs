@@ -34,25 +34,44 @@ impl KeyMode {
     }
 }
 
-/// One or more keys; never empty (a channel without a key has one empty key).
+/// One or more keys; never empty (a channel without a key has one empty key). Each key keeps
+/// its position in the channel's whole key list (disabled keys are not sent to gateways), which
+/// names it in failure reports and circuit breakers.
 #[derive(Debug)]
 pub struct ChannelKeys {
-    keys: Vec<Secret>,
+    keys: Vec<(u32, Secret)>,
     mode: KeyMode,
     next: AtomicUsize,
 }
 
+/// The key an attempt uses: where it sits in [`ChannelKeys`] and its index in the channel's
+/// whole key list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KeyChoice {
+    pub slot: usize,
+    pub index: u32,
+}
+
 impl ChannelKeys {
-    /// Every non-blank key of `keys`, else `first` alone (snapshots from before multi-key).
-    pub fn new(first: &str, keys: &[String], mode: KeyMode) -> ChannelKeys {
-        let mut list: Vec<Secret> = keys
+    /// Every non-blank key of `keys` with its index from `indexes` (its position when
+    /// `indexes` does not cover it), else `first` alone (snapshots from before multi-key).
+    pub fn new(first: &str, keys: &[String], indexes: &[u32], mode: KeyMode) -> ChannelKeys {
+        let mut list: Vec<(u32, Secret)> = keys
             .iter()
-            .map(|k| k.trim())
-            .filter(|k| !k.is_empty())
-            .map(|k| Secret(k.to_owned()))
+            .enumerate()
+            .map(|(pos, k)| {
+                let index = indexes
+                    .get(pos)
+                    .copied()
+                    .unwrap_or_else(|| u32::try_from(pos).unwrap_or(u32::MAX));
+                (index, k.trim())
+            })
+            .filter(|(_, k)| !k.is_empty())
+            .map(|(i, k)| (i, Secret(k.to_owned())))
             .collect();
         if list.is_empty() {
-            list.push(Secret(first.trim().to_owned()));
+            let index = indexes.first().copied().unwrap_or(0);
+            list.push((index, Secret(first.trim().to_owned())));
         }
         ChannelKeys {
             keys: list,
@@ -71,15 +90,48 @@ impl ChannelKeys {
         self.keys.is_empty()
     }
 
-    /// The key for the next attempt.
-    pub fn pick(&self) -> &Secret {
+    /// The indexes of the keys, in order.
+    pub fn indexes(&self) -> impl Iterator<Item = u32> + '_ {
+        self.keys.iter().map(|(i, _)| *i)
+    }
+
+    /// The key for the next attempt among those `usable` allows (by index); when it allows
+    /// none, among all of them.
+    pub fn pick(&self, usable: impl Fn(u32) -> bool) -> KeyChoice {
         let n = self.keys.len();
-        let i = match (n, self.mode) {
-            (1, _) => 0,
-            (_, KeyMode::Polling) => self.next.fetch_add(1, Ordering::Relaxed) % n,
-            (_, KeyMode::Random) => rand::rng().random_range(0..n),
+        if n == 1 {
+            return self.choice(0);
+        }
+        let start = match self.mode {
+            KeyMode::Polling => self.next.fetch_add(1, Ordering::Relaxed) % n,
+            KeyMode::Random => rand::rng().random_range(0..n),
         };
-        &self.keys[i]
+        if usable(self.keys[start].0) {
+            return self.choice(start);
+        }
+        let allowed: Vec<usize> = (0..n).filter(|&s| usable(self.keys[s].0)).collect();
+        let slot = match self.mode {
+            _ if allowed.is_empty() => start,
+            KeyMode::Polling => allowed
+                .iter()
+                .copied()
+                .find(|&s| s > start)
+                .unwrap_or(allowed[0]),
+            KeyMode::Random => allowed[rand::rng().random_range(0..allowed.len())],
+        };
+        self.choice(slot)
+    }
+
+    fn choice(&self, slot: usize) -> KeyChoice {
+        KeyChoice {
+            slot,
+            index: self.keys[slot].0,
+        }
+    }
+
+    /// The secret of a chosen key (the first key when `slot` is out of range).
+    pub fn secret(&self, slot: usize) -> &Secret {
+        &self.keys.get(slot).unwrap_or(&self.keys[0]).1
     }
 }
 
@@ -89,20 +141,25 @@ mod tests {
 
     fn keys(list: &[&str], mode: KeyMode) -> ChannelKeys {
         let owned: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-        ChannelKeys::new("first", &owned, mode)
+        ChannelKeys::new("first", &owned, &[], mode)
+    }
+
+    fn picked(k: &ChannelKeys, usable: impl Fn(u32) -> bool) -> &str {
+        k.secret(k.pick(usable).slot).0.as_str()
     }
 
     #[test]
     fn polling_takes_every_key_in_turn() {
         let k = keys(&["a", " b ", "", "c"], KeyMode::Polling);
-        let picked: Vec<&str> = (0..6).map(|_| k.pick().0.as_str()).collect();
+        let picked: Vec<&str> = (0..6).map(|_| picked(&k, |_| true)).collect();
         assert_eq!(picked, ["a", "b", "c", "a", "b", "c"]);
     }
 
     #[test]
     fn random_uses_only_given_keys_and_reaches_each() {
         let k = keys(&["a", "b", "c"], KeyMode::Random);
-        let seen: std::collections::HashSet<&str> = (0..300).map(|_| k.pick().0.as_str()).collect();
+        let seen: std::collections::HashSet<&str> =
+            (0..300).map(|_| picked(&k, |_| true)).collect();
         assert_eq!(seen, ["a", "b", "c"].into_iter().collect());
     }
 
@@ -110,9 +167,26 @@ mod tests {
     fn falls_back_to_the_single_key_and_never_shows_it() {
         let k = keys(&[], KeyMode::Polling);
         assert_eq!(k.len(), 1);
-        assert_eq!(k.pick().0, "first");
-        assert_eq!(format!("{:?}", k.pick()), "Secret(***)");
+        assert_eq!(picked(&k, |_| true), "first");
+        assert_eq!(format!("{:?}", k.secret(0)), "Secret(***)");
         assert_eq!(KeyMode::parse("Polling"), KeyMode::Polling);
         assert_eq!(KeyMode::parse(""), KeyMode::Random);
+    }
+
+    #[test]
+    fn keys_keep_their_indexes_and_unusable_ones_are_skipped() {
+        let owned: Vec<String> = ["a", "c", "d"].iter().map(|s| s.to_string()).collect();
+        let k = ChannelKeys::new("a", &owned, &[0, 2, 3], KeyMode::Polling);
+        assert_eq!(k.indexes().collect::<Vec<_>>(), [0, 2, 3]);
+        let picked: Vec<u32> = (0..4).map(|_| k.pick(|i| i != 2).index).collect();
+        assert_eq!(picked, [0, 3, 3, 0]);
+        for mode in [KeyMode::Random, KeyMode::Polling] {
+            let k = ChannelKeys::new("a", &owned, &[0, 2, 3], mode);
+            for _ in 0..50 {
+                assert_eq!(k.pick(|i| i == 3).index, 3);
+            }
+            let any = k.pick(|_| false);
+            assert!(any.slot < 3, "none usable: any key still goes");
+        }
     }
 }

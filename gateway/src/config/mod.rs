@@ -7,7 +7,7 @@ pub mod link;
 mod snapshot;
 pub mod watch;
 
-pub use keys::{ChannelKeys, KeyMode, Secret};
+pub use keys::{ChannelKeys, KeyChoice, KeyMode, Secret};
 pub use snapshot::{
     ChannelEntry, ModelRateLimit, Options, Pricing, ProviderOptions, Snapshot, StatusSet, Tier,
     TokenEntry, TokenRateLimit, UserEntry,

@@ -382,7 +382,12 @@ fn channel(c: &pb::Channel) -> Result<Option<ChannelEntry>, ConfigError> {
         name: c.name.clone(),
         spec,
         base_url: c.base_url.clone(),
-        keys: ChannelKeys::new(&c.key, &c.keys, KeyMode::parse(&c.multi_key_mode)),
+        keys: ChannelKeys::new(
+            &c.key,
+            &c.keys,
+            &c.key_indexes,
+            KeyMode::parse(&c.multi_key_mode),
+        ),
         enabled: c.status == pb::CHANNEL_ENABLED,
         priority: c.priority,
         weight: c.weight,

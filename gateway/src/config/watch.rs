@@ -240,6 +240,9 @@ pub fn install(state: &GatewayState, version: u64, snapshot: Snapshot) {
     if let Some(carry) = &state.carry {
         carry.apply(version, &snapshot);
     }
+    state
+        .breakers
+        .retain_channels(|id| snapshot.channels.contains_key(&id));
     state.config.swap(snapshot);
 }
 

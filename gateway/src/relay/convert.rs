@@ -192,7 +192,7 @@ pub async fn attempt(
         }
     }
     let stream = job.stream();
-    let request = upstream::build_request(channel, &out.url, out.body, stream, &extra)?;
+    let request = upstream::build_request(channel, trace.key, &out.url, out.body, stream, &extra)?;
     let mut answer = post::send(r, session, opts, request).await?;
     let dialect = job.dialect();
     let protocol = channel.spec.protocol;

@@ -260,13 +260,20 @@ async fn attempts(
     // Channels skipped because they were at their concurrency limit (no attempt spent).
     let mut busy = 0;
     let mut attempts_made = 0;
+    let breakers = &r.state.breakers;
     while attempts_made < max_attempts {
+        let now = Instant::now();
         let channel = match caller.pinned_channel {
             Some(id) if tried.is_empty() => snap.channels.get(&id).cloned(),
             Some(_) => None,
-            None => {
-                routing::next_channel(snap, &caller.group, job.model(), &tried, &mut rand::rng())
-            }
+            None => routing::next_channel(
+                snap,
+                &caller.group,
+                job.model(),
+                &tried,
+                |c| c.keys.indexes().any(|k| breakers.allows(c.id, k, now)),
+                &mut rand::rng(),
+            ),
         };
         let Some(channel) = channel else { break };
         tried.insert(channel.id);
@@ -281,6 +288,8 @@ async fn attempts(
         };
         attempts_made += 1;
         trace.tried.push(channel.id);
+        trace.key = channel.keys.pick(|k| breakers.allows(channel.id, k, now));
+        breakers.begin(channel.id, trace.key.index, now);
         trace.channel = Some(channel.clone());
         let result = match (job, channel.spec.protocol) {
             (Job::OpenAi(parsed), Protocol::OpenAi) => {
@@ -288,6 +297,7 @@ async fn attempts(
             }
             _ => convert::attempt(r, session, snap, &channel, job, trace, budget).await,
         };
+        breaker_outcome(&r.state, &channel, trace.key.index, &result);
         match result {
             Ok(outcome) => return Ok(outcome),
             Err(AttemptError::Gateway(e)) => return Err(Failure::Gateway(e)),
@@ -305,6 +315,7 @@ async fn attempts(
                 {
                     trace.channel_failures.push(crate::usage::ChannelFailure {
                         channel_id: channel.id,
+                        key_index: trace.key.index,
                         status,
                         message,
                     });
@@ -329,6 +340,44 @@ async fn attempts(
         }
         .into(),
     })
+}
+
+/// Tells the key's circuit breaker how the attempt went: an answer closes it, a failure of
+/// the channel's (no answer, 5xx, a refused key, too many requests) counts towards opening it.
+fn breaker_outcome(
+    state: &crate::state::GatewayState,
+    channel: &ChannelEntry,
+    key: u32,
+    result: &Result<Outcome, AttemptError>,
+) {
+    let breakers = &state.breakers;
+    let changed = match result {
+        Ok(_) => breakers.succeeded(channel.id, key),
+        Err(AttemptError::Upstream(e)) if e.trips_breaker() => {
+            let opened = breakers.failed(channel.id, key, Instant::now());
+            if opened {
+                tracing::warn!(
+                    channel_id = channel.id,
+                    key_index = key,
+                    "circuit breaker opened: the key is kept out of routing for a cool-down"
+                );
+                state
+                    .metrics
+                    .breaker_opened
+                    .with_label_values(&[&channel.id.to_string()])
+                    .inc();
+            }
+            opened
+        }
+        Err(_) => false,
+    };
+    if changed {
+        let open = breakers.open_count();
+        state
+            .metrics
+            .breakers_open
+            .set(i64::try_from(open).unwrap_or(i64::MAX));
+    }
 }
 
 /// An upstream answer whose head has arrived with a 2xx status.
@@ -439,7 +488,7 @@ async fn attempt(
     let body = parsed
         .upstream_chunks(&upstream_model, force_usage)
         .map_err(|e| AttemptError::Gateway(e.into()))?;
-    let request = upstream::build_request(channel, &url, body, parsed.stream, &[])?;
+    let request = upstream::build_request(channel, trace.key, &url, body, parsed.stream, &[])?;
     let mut answer = send(r, session, opts, request).await?;
     if parsed.stream && answer.is_sse {
         let relay = StreamRelay::new(

@@ -31,6 +31,8 @@ pub struct Trace {
     /// The request body was fully read (the connection may be kept alive).
     pub body_read: bool,
     pub channel: Option<Arc<ChannelEntry>>,
+    /// The key of `channel` the current (last) attempt uses.
+    pub key: crate::config::KeyChoice,
     pub tried: Vec<i64>,
     pub upstream_model: String,
     pub frt_ms: Option<u64>,
@@ -78,6 +80,7 @@ impl Trace {
             stream: false,
             body_read: false,
             channel: None,
+            key: crate::config::KeyChoice::default(),
             tried: Vec::new(),
             upstream_model: String::new(),
             frt_ms: None,
@@ -101,6 +104,9 @@ impl Trace {
             "admin_info": {"use_channel": self.tried},
             "request_path": self.endpoint,
         });
+        if self.channel.as_ref().is_some_and(|c| c.keys.len() > 1) {
+            o["admin_info"]["multi_key_index"] = json!(self.key.index);
+        }
         if let Some(frt) = self.frt_ms {
             o["frt"] = json!(frt);
         }

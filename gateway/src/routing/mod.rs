@@ -1,5 +1,10 @@
 //! Routing: picks the next channel for a request (highest priority tier first, weighted
-//! random inside a tier, never a channel already tried) and resolves model mapping.
+//! random inside a tier, never a channel already tried, channels whose circuit breakers are
+//! open only when nothing else is left) and resolves model mapping.
+
+mod breaker;
+
+pub use breaker::{BreakerPolicy, Breakers, KeyState};
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -9,21 +14,37 @@ use rand::Rng;
 use crate::config::{ChannelEntry, Snapshot};
 use crate::error::RouteError;
 
-/// Picks the next untried channel for `model` in `group`: the highest tier that still has
-/// an untried channel, weighted random inside it (all-zero weights count as equal).
+/// Picks the next untried channel for `model` in `group` among those `usable` allows: the
+/// highest tier that still has one, weighted random inside it (all-zero weights count as
+/// equal). When `usable` leaves none, the untried ones it refused are picked from the same
+/// way: a broken channel is still better than no answer.
 pub fn next_channel(
     snap: &Snapshot,
     group: &str,
     model: &str,
     tried: &HashSet<i64>,
+    usable: impl Fn(&ChannelEntry) -> bool,
+    rng: &mut impl Rng,
+) -> Option<Arc<ChannelEntry>> {
+    pick_channel(
+        snap,
+        group,
+        model,
+        |c| !tried.contains(&c.id) && usable(c),
+        rng,
+    )
+    .or_else(|| pick_channel(snap, group, model, |c| !tried.contains(&c.id), rng))
+}
+
+fn pick_channel(
+    snap: &Snapshot,
+    group: &str,
+    model: &str,
+    candidate: impl Fn(&ChannelEntry) -> bool,
     rng: &mut impl Rng,
 ) -> Option<Arc<ChannelEntry>> {
     for tier in snap.tiers(group, model) {
-        let open: Vec<&Arc<ChannelEntry>> = tier
-            .channels
-            .iter()
-            .filter(|c| !tried.contains(&c.id))
-            .collect();
+        let open: Vec<&Arc<ChannelEntry>> = tier.channels.iter().filter(|c| candidate(c)).collect();
         if open.is_empty() {
             continue;
         }
@@ -96,11 +117,28 @@ mod tests {
         let mut rng = rand::rng();
         let mut tried = HashSet::new();
         let order: Vec<i64> = std::iter::from_fn(|| {
-            let c = next_channel(&s, "default", "m", &tried, &mut rng)?;
+            let c = next_channel(&s, "default", "m", &tried, |_| true, &mut rng)?;
             tried.insert(c.id);
             Some(c.id)
         })
         .collect();
         assert_eq!(order, vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn unusable_channels_are_picked_last() {
+        let raw: pb::Snapshot = serde_json::from_value(serde_json::json!({"channels": [
+            {"id": 1, "type": 1, "models": ["m"], "priority": 10, "weight": 1, "status": 1},
+            {"id": 2, "type": 1, "models": ["m"], "priority": 0, "weight": 1, "status": 1}
+        ]}))
+        .unwrap();
+        let s = Snapshot::build(&raw).unwrap();
+        let mut rng = rand::rng();
+        let mut tried = HashSet::new();
+        let first = next_channel(&s, "default", "m", &tried, |c| c.id != 1, &mut rng).unwrap();
+        assert_eq!(first.id, 2, "the lower tier before a broken channel");
+        tried.insert(2);
+        let second = next_channel(&s, "default", "m", &tried, |c| c.id != 1, &mut rng).unwrap();
+        assert_eq!(second.id, 1, "then the broken one rather than nothing");
     }
 }

@@ -58,6 +58,9 @@ pub struct UsageRecord {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChannelFailure {
     pub channel_id: i64,
+    /// Which key of the channel (its index in the channel's whole key list).
+    #[serde(default)]
+    pub key_index: u32,
     /// The upstream's HTTP status (0: no answer).
     pub status: u16,
     /// The upstream's error message, at most [`ChannelFailure::MAX_MESSAGE`] bytes.

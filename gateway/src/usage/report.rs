@@ -81,6 +81,7 @@ pub fn to_wire(r: UsageRecord) -> pb::UsageRecord {
             .into_iter()
             .map(|f| pb::ChannelFailure {
                 channel_id: f.channel_id,
+                key_index: f.key_index,
                 status: u32::from(f.status),
                 message: f.message,
             })
