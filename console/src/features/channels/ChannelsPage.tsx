@@ -12,6 +12,7 @@ import { BulkActions } from './BulkActions';
 import { ChannelDrawer } from './ChannelDrawer';
 import { channelColumns } from './columns';
 import { ColumnSettingsDialog } from './ColumnSettingsDialog';
+import { KeysDialog } from './KeysDialog';
 import { page as m } from './messages';
 import { ModelTestDialog } from './ModelTestDialog';
 import { useColumnVisibility, useIdSort, useTagMode } from './prefs';
@@ -39,6 +40,8 @@ export function ChannelsPage() {
   const [columnsOpen, setColumnsOpen] = useState(false);
   const [batchTagOpen, setBatchTagOpen] = useState(false);
   const [testing, setTesting] = useState<Channel | null>(null);
+  /** The multi-key channel whose Keys dialog is open. */
+  const [keysOf, setKeysOf] = useState<Channel | null>(null);
   const [tagRow, setTagRow] = useState<TagRow | null>(null);
 
   const searching = isSearch(filter);
@@ -51,7 +54,7 @@ export function ChannelsPage() {
     .map((k) => Number(k.slice(CHANNEL_KEY_PREFIX.length)))
     .filter((n) => shownIds.has(n));
 
-  const handlers = useRowHandlers({ openModelTest: setTesting, openTagEdit: setTagRow });
+  const handlers = useRowHandlers({ openModelTest: setTesting, openKeys: setKeysOf, openTagEdit: setTagRow });
   const columns = channelColumns(intl, display, visible, handlers);
 
   const drawerMode = pathname === '/channel/add' ? 'add' : id !== undefined ? 'edit' : null;
@@ -131,6 +134,7 @@ export function ChannelsPage() {
         onClose={() => setBatchTagOpen(false)}
       />
       <ModelTestDialog channel={testing} onClose={() => setTesting(null)} />
+      <KeysDialog channel={keysOf} onClose={() => setKeysOf(null)} />
       <TagEditDialog row={tagRow} onClose={() => setTagRow(null)} />
     </Card>
   );

@@ -8,11 +8,12 @@ import { actions as am, testDialog as m } from './messages';
 import { commaList } from './rules';
 import type { Channel } from './types';
 
-type Outcome = { state: 'testing' } | { state: 'ok'; seconds: number } | { state: 'failed'; message: string };
+/** The result of one test as the dialogs show it (also the Keys dialog). */
+export type Outcome = { state: 'testing' } | { state: 'ok'; seconds: number } | { state: 'failed'; message: string };
 
 const SECONDS_DIGITS = 2;
 
-function ResultCell({ outcome }: { outcome: Outcome | undefined }) {
+export function ResultCell({ outcome }: { outcome: Outcome | undefined }) {
   const intl = useIntl();
   if (!outcome) return <Tag>{intl.formatMessage(m.notTested)}</Tag>;
   if (outcome.state === 'testing') return <Tag color="processing">{intl.formatMessage(m.testing)}</Tag>;

@@ -7,6 +7,7 @@ import type {
   CheckSummary,
   CreateChannelRequest,
   FetchModelsRequest,
+  KeysView,
   ModelItem,
   TagEdit,
   TestResult,
@@ -30,6 +31,18 @@ export const isSearch = (q: Pick<ChannelQuery, 'keyword' | 'model' | 'group'>) =
   q.keyword.trim() !== '' || q.model.trim() !== '' || q.group.trim() !== '';
 
 const LIST = { type: 'Channel' as const, id: 'LIST' };
+
+/** What the key endpoint can change on a multi-key channel (`get_key_status` only reads). */
+export type KeyAction = 'enable_key' | 'disable_key' | 'enable_all_keys' | 'delete_disabled_keys';
+
+export interface KeyActionArgs {
+  channelId: number;
+  action: KeyAction;
+  /** The key, for `enable_key` and `disable_key`. */
+  keyIndex?: number;
+}
+
+const MANAGE_KEYS = 'channel/multi_key/manage';
 
 export const channelsApi = api.injectEndpoints({
   endpoints: (b) => ({
@@ -98,9 +111,29 @@ export const channelsApi = api.injectEndpoints({
       }),
       invalidatesTags: [LIST],
     }),
-    testChannel: b.mutation<TestResult, { id: number; model?: string }>({
-      query: ({ id, model }) => ({ url: `channel/test/${id}`, params: model ? { model } : undefined }),
+    /** Tests a channel: with its test model or `model`, with its first enabled key or key `keyIndex`. */
+    testChannel: b.mutation<TestResult, { id: number; model?: string; keyIndex?: number }>({
+      query: ({ id, model, keyIndex }) => {
+        const params = { ...(model ? { model } : {}), ...(keyIndex !== undefined ? { key_index: keyIndex } : {}) };
+        return { url: `channel/test/${id}`, params: Object.keys(params).length > 0 ? params : undefined };
+      },
+      // A test may disable or enable the channel or the key it used (its key list refetches too).
       invalidatesTags: (_r, _e, a) => [{ type: 'Channel', id: a.id }, LIST],
+    }),
+    /** The keys of a multi-key channel; refetched whenever the channel changes. */
+    channelKeys: b.query<KeysView, number>({
+      query: (channelId) => ({ url: MANAGE_KEYS, method: 'POST', body: { channel_id: channelId, action: 'get_key_status' } }),
+      providesTags: (_r, _e, id) => [{ type: 'Channel', id }],
+    }),
+    /** Enables or disables keys, or deletes the disabled ones (the rest are renumbered). */
+    manageChannelKeys: b.mutation<KeysView, KeyActionArgs>({
+      query: ({ channelId, action, keyIndex }) => ({
+        url: MANAGE_KEYS,
+        method: 'POST',
+        body: { channel_id: channelId, action, ...(keyIndex !== undefined ? { key_index: keyIndex } : {}) },
+      }),
+      // The channel's key counts and maybe its status change: its row, the list and its keys refetch.
+      invalidatesTags: (_r, _e, a) => [{ type: 'Channel', id: a.channelId }, LIST],
     }),
     testAllChannels: b.mutation<CheckSummary, void>({
       query: () => 'channel/test',
@@ -147,6 +180,8 @@ export const {
   useEditTagMutation,
   useSetTagStatusMutation,
   useTestChannelMutation,
+  useChannelKeysQuery,
+  useManageChannelKeysMutation,
   useTestAllChannelsMutation,
   useUpdateChannelBalanceMutation,
   useUpdateAllBalancesMutation,

@@ -1,4 +1,4 @@
-/** Table cells of the channel list: type, status (auto-disable tooltip), latency, balance, inline numbers, lists. */
+/** Table cells of the channel list: type, status (auto-disable tooltip), keys, latency, balance, inline numbers, lists. */
 import { InputNumber, Space, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { renderQuota, type QuotaDisplay } from '../../shared/quota';
 import { reportProblem } from '../../shared/problem';
 import { typeColor } from './channelTypes';
 import { CHANNEL_STATUS, MS_PER_SECOND, channelTypeKey } from './constants';
+import { KEY_COUNT_COLOR, keyCount } from './keys';
 import { cells as m, statuses, typeNames } from './messages';
 import { autoDisableInfo, responseTimeColor, type Parsed } from './rules';
 import type { Channel } from './types';
@@ -78,6 +79,41 @@ export function StatusCell({ channel }: { channel: Channel }) {
     default:
       return <Tag data-testid={id}>{intl.formatMessage(statuses.unknown)}</Tag>;
   }
+}
+
+/**
+ * The key count of a multi-key channel ("3 keys", "3 keys · 1 disabled" in the warning colour,
+ * the error colour when every key is disabled); nothing for a channel with one key. A click
+ * opens the Keys dialog.
+ */
+export function KeyCountCell({
+  channel,
+  onOpen,
+}: {
+  channel: Pick<Channel, 'id' | 'key_count' | 'disabled_key_count'>;
+  onOpen?: () => void;
+}) {
+  const intl = useIntl();
+  const count = keyCount(channel);
+  if (!count) return null;
+  const color = KEY_COUNT_COLOR[count.level];
+  const text =
+    count.disabled > 0
+      ? intl.formatMessage(m.keysDisabled, { total: count.total, disabled: count.disabled })
+      : intl.formatMessage(m.keys, { total: count.total });
+  return (
+    <Tooltip title={intl.formatMessage(m.keysHint, { enabled: count.total - count.disabled, total: count.total })}>
+      <Tag
+        color={color}
+        style={onOpen ? { cursor: 'pointer' } : undefined}
+        onClick={onOpen}
+        data-testid={`channel-keys-${channel.id}`}
+        data-color={color}
+      >
+        {text}
+      </Tag>
+    </Tooltip>
+  );
 }
 
 /** Seconds with two decimals, from milliseconds. */

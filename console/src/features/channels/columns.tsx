@@ -5,8 +5,9 @@ import type { ColumnsType } from 'antd/es/table';
 import type { IntlShape } from 'react-intl';
 import { common } from '../../shared/messages';
 import { renderQuota, type QuotaDisplay } from '../../shared/quota';
-import { BalanceCell, InlineNumberCell, ListCell, ResponseTimeCell, StatusCell, TypeCell } from './cells';
+import { BalanceCell, InlineNumberCell, KeyCountCell, ListCell, ResponseTimeCell, StatusCell, TypeCell } from './cells';
 import { CHANNEL_STATUS, PRIORITY_MIN, WEIGHT_MIN } from './constants';
+import { isMultiKey } from './keys';
 import { actions as am, cells, columns as m, statuses } from './messages';
 import type { ColumnKey, ColumnVisibility } from './prefs';
 import { commaList, parsePriority, parseWeight } from './rules';
@@ -16,6 +17,8 @@ import type { Channel } from './types';
 export interface ColumnHandlers {
   onTest: (c: Channel) => void;
   onTestModels: (c: Channel) => void;
+  /** Opens the Keys dialog of a multi-key channel. */
+  onKeys: (c: Channel) => void;
   onToggle: (c: Channel) => void;
   onEdit: (c: Channel) => void;
   onDelete: (c: Channel) => void;
@@ -48,6 +51,11 @@ function ChannelActions({ intl, c, h }: { intl: IntlShape; c: Channel; h: Column
           data-testid={`channel-test-models-${c.id}`}
         />
       </Space.Compact>
+      {isMultiKey(c) && (
+        <Button size="small" onClick={() => h.onKeys(c)} data-testid={`channel-manage-keys-${c.id}`}>
+          {intl.formatMessage(am.keys)}
+        </Button>
+      )}
       <Button size="small" danger={enabled} onClick={() => h.onToggle(c)} data-testid={`channel-toggle-${c.id}`}>
         {intl.formatMessage(enabled ? am.disable : am.enable)}
       </Button>
@@ -91,6 +99,7 @@ function TagActions({ intl, row, h }: { intl: IntlShape; row: TagRow; h: ColumnH
 /** Column widths in pixels: the name keeps tag rows readable, actions fit on one line. */
 const NAME_WIDTH = 180;
 const ACTIONS_WIDTH = 290;
+const STATUS_WIDTH = 170;
 
 type Column = ColumnsType<TableRow>[number] & { key: ColumnKey | 'actions' };
 
@@ -141,9 +150,14 @@ export function channelColumns(
     {
       key: 'status',
       title: intl.formatMessage(m.status),
+      // Room for the key tag of multi-key channels ("3 keys · 1 disabled").
+      width: STATUS_WIDTH,
       render: (_, r) =>
         r.kind === 'channel' ? (
-          <StatusCell channel={r.channel} />
+          <Space size={4} wrap>
+            <StatusCell channel={r.channel} />
+            <KeyCountCell channel={r.channel} onOpen={() => h.onKeys(r.channel)} />
+          </Space>
         ) : (
           <Tag color={r.enabled === r.children.length ? 'green' : r.enabled === 0 ? 'red' : 'gold'}>
             {intl.formatMessage(statuses.tagMixed, { enabled: r.enabled, total: r.children.length })}

@@ -77,6 +77,17 @@ export const cells = defineMessages({
     defaultMessage: 'Not served by this gateway version',
     description: 'Warning tag beside the type of a channel the gateway has no adapter for',
   },
+  keys: { id: 'channels.cells.keys', defaultMessage: '{total} keys', description: 'Key tag of a multi-key channel' },
+  keysDisabled: {
+    id: 'channels.cells.keysDisabled',
+    defaultMessage: '{total} keys · {disabled} disabled',
+    description: 'Key tag of a multi-key channel with disabled keys (by hand or automatically)',
+  },
+  keysHint: {
+    id: 'channels.cells.keysHint',
+    defaultMessage: '{enabled} of {total} keys enabled; click to manage them',
+    description: 'Tooltip of the key tag',
+  },
   notServedHint: {
     id: 'channels.cells.notServedHint',
     defaultMessage:
@@ -92,6 +103,7 @@ export const actions = defineMessages({
     defaultMessage: 'Choose a model to test',
     description: 'Open the model test dialog',
   },
+  keys: { id: 'channels.actions.keys', defaultMessage: 'Keys', description: 'Open the keys dialog of a multi-key channel' },
   enable: { id: 'channels.actions.enable', defaultMessage: 'Enable', description: 'Enable a channel' },
   disable: { id: 'channels.actions.disable', defaultMessage: 'Disable', description: 'Disable a channel' },
   delete: { id: 'channels.actions.delete', defaultMessage: 'Delete', description: 'Delete a channel' },
@@ -647,6 +659,71 @@ export const testDialog = defineMessages({
   failed: { id: 'channels.testDialog.failed', defaultMessage: 'Failed: {message}', description: 'Result' },
   notTested: { id: 'channels.testDialog.notTested', defaultMessage: 'Not tested', description: 'Result' },
   testing: { id: 'channels.testDialog.testing', defaultMessage: 'Testing…', description: 'Result' },
+});
+
+/** The Keys dialog of a multi-key channel. */
+export const keysDialog = defineMessages({
+  title: { id: 'channels.keysDialog.title', defaultMessage: 'Keys of {name}', description: 'Dialog title' },
+  total: { id: 'channels.keysDialog.total', defaultMessage: 'Total', description: 'Summary: every key' },
+  enabled: { id: 'channels.keysDialog.enabled', defaultMessage: 'Enabled', description: 'Summary, filter and key status 1' },
+  manual: {
+    id: 'channels.keysDialog.manual',
+    defaultMessage: 'Disabled by hand',
+    description: 'Summary, filter and key status 2',
+  },
+  auto: {
+    id: 'channels.keysDialog.auto',
+    defaultMessage: 'Disabled automatically',
+    description: 'Summary, filter and key status 3',
+  },
+  all: { id: 'channels.keysDialog.all', defaultMessage: 'All', description: 'Filter: every key' },
+  filter: { id: 'channels.keysDialog.filter', defaultMessage: 'Show keys', description: 'Label of the status filter' },
+  index: { id: 'channels.keysDialog.index', defaultMessage: 'Index', description: 'Column: position of the key' },
+  key: { id: 'channels.keysDialog.key', defaultMessage: 'Key', description: 'Column: key preview' },
+  status: { id: 'channels.keysDialog.status', defaultMessage: 'Status', description: 'Column' },
+  reason: { id: 'channels.keysDialog.reason', defaultMessage: 'Reason', description: 'Column: why the key is disabled' },
+  disabledTime: { id: 'channels.keysDialog.disabledTime', defaultMessage: 'Disabled at', description: 'Column' },
+  result: { id: 'channels.keysDialog.result', defaultMessage: 'Test result', description: 'Column' },
+  actions: { id: 'channels.keysDialog.actions', defaultMessage: 'Actions', description: 'Column' },
+  enableAll: { id: 'channels.keysDialog.enableAll', defaultMessage: 'Enable all keys', description: 'Toolbar button' },
+  deleteDisabled: {
+    id: 'channels.keysDialog.deleteDisabled',
+    defaultMessage: 'Delete disabled keys',
+    description: 'Toolbar button',
+  },
+  deleteDisabledConfirm: {
+    id: 'channels.keysDialog.deleteDisabledConfirm',
+    defaultMessage: 'Delete the {count} disabled keys from the channel?',
+    description: 'Confirm title',
+  },
+  deleteDisabledHint: {
+    id: 'channels.keysDialog.deleteDisabledHint',
+    defaultMessage:
+      'They are removed for good. The remaining keys are renumbered from #0 in their current order, so their indexes change.',
+    description: 'Confirm description: what deleting does to the indexes',
+  },
+  keyEnabled: { id: 'channels.keysDialog.keyEnabled', defaultMessage: 'Key #{index} enabled', description: 'Toast' },
+  keyDisabled: { id: 'channels.keysDialog.keyDisabled', defaultMessage: 'Key #{index} disabled', description: 'Toast' },
+  enabledAll: {
+    id: 'channels.keysDialog.enabledAll',
+    defaultMessage: 'Every key of the channel is enabled',
+    description: 'Toast',
+  },
+  deletedDisabled: {
+    id: 'channels.keysDialog.deletedDisabled',
+    defaultMessage: 'Disabled keys deleted: {total} keys left',
+    description: 'Toast after deleting the disabled keys',
+  },
+  channelAutoDisabled: {
+    id: 'channels.keysDialog.channelAutoDisabled',
+    defaultMessage: 'The channel itself is disabled automatically; enabling one of its keys enables it again.',
+    description: 'Notice when the channel status is 3',
+  },
+  channelDisabled: {
+    id: 'channels.keysDialog.channelDisabled',
+    defaultMessage: 'The channel itself is disabled by hand: none of its keys is used until the channel is enabled.',
+    description: 'Notice when the channel status is 2',
+  },
 });
 
 export const picker = defineMessages({

@@ -15,3 +15,7 @@ export type TestResult = Schemas['TestResult'];
 export type TagEdit = Schemas['TagEdit'];
 export type FetchModelsRequest = Schemas['FetchModelsRequest'];
 export type ModelItem = Schemas['ModelItem'];
+/** The keys of a multi-key channel with their statuses (`POST /api/channel/multi_key/manage`). */
+export type KeysView = Schemas['KeysView'];
+/** One key of a multi-key channel, shown as a preview only. */
+export type KeyView = Schemas['KeyView'];

@@ -1,4 +1,4 @@
-/** What the table's row buttons and inline edits do: test, enable/disable, delete, balance, priority/weight, tag actions. */
+/** What the table's row buttons and inline edits do: test, keys, enable/disable, delete, balance, priority/weight, tag actions. */
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
@@ -40,6 +40,7 @@ function useIdSet(): [ReadonlySet<number>, (id: number, on: boolean) => void] {
 
 export function useRowHandlers(dialogs: {
   openModelTest: (c: Channel) => void;
+  openKeys: (c: Channel) => void;
   openTagEdit: (row: TagRow) => void;
 }): ColumnHandlers {
   const intl = useIntl();
@@ -73,6 +74,7 @@ export function useRowHandlers(dialogs: {
       }
     },
     onTestModels: dialogs.openModelTest,
+    onKeys: dialogs.openKeys,
     onToggle: async (c) => {
       const status = c.status === CHANNEL_STATUS.enabled ? CHANNEL_STATUS.disabled : CHANNEL_STATUS.enabled;
       if (await succeeded(update({ id: c.id, status }))) toast.success(intl.formatMessage(common.operationDone));
