@@ -31,6 +31,9 @@ pub enum RequestError {
     InvalidRequest(String),
     #[error("The model '{0}' does not exist")]
     UnknownModel(String),
+    /// The prompt contains sensitive words (what was found, at most five).
+    #[error("sensitive words detected: {}", .0.join(", "))]
+    SensitiveWords(Vec<String>),
 }
 
 /// Token and user checks.
@@ -271,6 +274,7 @@ impl GatewayError {
                 }
                 RequestError::UnsupportedEncoding(_) => "unsupported_content_encoding",
                 RequestError::UnknownModel(_) => "model_not_found",
+                RequestError::SensitiveWords(_) => "sensitive_words_detected",
             },
             GatewayError::Auth(e) => match e {
                 AuthError::NoToken => "token_not_provided",

@@ -219,6 +219,18 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         model_rate_limit_minutes: o.i64("ModelRequestRateLimitDurationMinutes"),
         model_rate_limit_group: rate_limit_pairs(o.get("ModelRequestRateLimitGroup")),
         group_model_rate_limit: group_model_limits(o.get("GroupModelRateLimit")),
+        sensitive_check_prompt: o.bool("CheckSensitiveEnabled")
+            && o.bool("CheckSensitiveOnPromptEnabled"),
+        sensitive_words: if o.bool("CheckSensitiveEnabled") {
+            o.get("SensitiveWords")
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned)
+                .collect()
+        } else {
+            Vec::new()
+        },
         ..Default::default()
     }
 }

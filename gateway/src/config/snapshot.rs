@@ -169,6 +169,9 @@ pub struct Options {
     pub model_rate_limit: Option<ModelRateLimit>,
     /// Requests and tokens per minute one user may use, by group, then model (`*`: others).
     pub group_model_limits: HashMap<String, HashMap<String, (i64, i64)>>,
+    /// Whether prompts are searched for [`Options::sensitive_words`].
+    pub sensitive_check_prompt: bool,
+    pub sensitive_words: Arc<crate::edge::content::SensitiveWords>,
 }
 
 /// Completion tokens reserved for a request without max_tokens when no option says.
@@ -297,6 +300,8 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
                 (group.clone(), by_model)
             })
             .collect(),
+        sensitive_check_prompt: o.sensitive_check_prompt && !o.sensitive_words.is_empty(),
+        sensitive_words: crate::edge::content::SensitiveWords::shared(&o.sensitive_words),
         providers: ProviderOptions {
             claude_default_max_tokens: o.claude_default_max_tokens.clone(),
             claude_thinking_adapter: o.claude_thinking_adapter,

@@ -2,6 +2,7 @@
 //! address, key extraction, token and user checks).
 
 mod auth;
+pub mod content;
 pub mod playground;
 
 pub use adapters::client_ip::TrustedProxies;

@@ -131,6 +131,11 @@ pub async fn relay(
         let caller = r.authenticate(session, snap, trace)?;
         (caller, read_json_body(session, snap, trace).await?)
     };
+    edge::content::check_prompt(
+        snap.options.sensitive_check_prompt,
+        &snap.options.sensitive_words,
+        &body,
+    )?;
     let job = Job::decode(call, &session.req_header().headers, body)?;
     let model = job.model().to_owned();
     trace.model = model.clone();

@@ -1,0 +1,126 @@
+//! Sensitive words, set in the control plane's options, act on every gateway: a prompt that
+//! contains one is refused in the client's own dialect before any upstream call and costs
+//! nothing; with the check off, or without a match, requests pass.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::system::{System, send_json};
+use serde_json::{Value, json};
+
+async fn set(sys: &System, key: &str, value: &str) {
+    sys.cp
+        .ok("PUT", "/api/option/", json!({"key": key, "value": value}))
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompts_with_sensitive_words_are_refused_in_every_dialect() {
+    let sys = System::start(false).await.unwrap();
+    set(
+        &sys,
+        "SensitiveWords",
+        "forbidden phrase\n违禁词\nregex:secret-\\d{4}",
+    )
+    .await;
+    set(&sys, "CheckSensitiveOnPromptEnabled", "true").await;
+    let gw = sys.gateway("gw-a").await;
+    let url = |path: &str| format!("http://{}{path}", gw.addr);
+    let bearer = format!("Bearer {}", sys.key);
+    let chat = |text: &str| json!({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": text}]});
+    let post = |path: String, headers: Vec<(&'static str, String)>, body: Value| async move {
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        send_json("POST", &path, &headers, body).await
+    };
+
+    // The master switch is off: nothing is checked yet.
+    let r = post(
+        url("/v1/chat/completions"),
+        vec![("authorization", bearer.clone())],
+        chat("a Forbidden Phrase"),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+
+    set(&sys, "CheckSensitiveEnabled", "true").await;
+    let calls_before = sys.mock.calls("default");
+    let start = Instant::now();
+    let refused = loop {
+        let r = post(
+            url("/v1/chat/completions"),
+            vec![("authorization", bearer.clone())],
+            chat("a Forbidden Phrase and secret-1234"),
+        )
+        .await;
+        if r.status == 400 {
+            break r;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "never checked");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let err = &refused.json()["error"];
+    assert_eq!(err["code"], json!("sensitive_words_detected"), "{err}");
+    let message = err["message"].as_str().unwrap();
+    assert!(
+        message.contains("Forbidden Phrase") && message.contains("secret-1234"),
+        "{message}"
+    );
+    let calls_at_refusal = sys.mock.calls("default");
+
+    // Anthropic's shape, with the word in a content block.
+    let r = post(
+        url("/v1/messages"),
+        vec![("x-api-key", sys.key.clone()), ("anthropic-version", "2023-06-01".into())],
+        json!({"model": "gpt-4o-mini", "max_tokens": 16,
+               "messages": [{"role": "user", "content": [{"type": "text", "text": "含有违禁词"}]}]}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert_eq!(r.json()["type"], json!("error"), "{}", r.text());
+    assert!(r.text().contains("违禁词"));
+
+    // Gemini's shape.
+    let r = post(
+        url("/v1beta/models/gpt-4o-mini:generateContent"),
+        vec![("x-goog-api-key", sys.key.clone())],
+        json!({"contents": [{"role": "user", "parts": [{"text": "FORBIDDEN PHRASE"}]}]}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert_eq!(
+        r.json()["error"]["status"],
+        json!("INVALID_ARGUMENT"),
+        "{}",
+        r.text()
+    );
+
+    assert_eq!(
+        sys.mock.calls("default"),
+        calls_at_refusal,
+        "no refused prompt reached the upstream"
+    );
+    assert!(calls_at_refusal >= calls_before);
+
+    // A clean prompt passes; the refused ones cost nothing.
+    let r = post(
+        url("/v1/chat/completions"),
+        vec![("authorization", bearer.clone())],
+        chat("all fine, secret-12"),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let logs = sys
+        .cp
+        .ok("GET", "/api/log/?p=1&page_size=50", Value::Null)
+        .await;
+    for row in logs["items"].as_array().unwrap() {
+        if row["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("sensitive words"))
+        {
+            assert_eq!(row["quota"], json!(0), "{row}");
+        }
+    }
+}
