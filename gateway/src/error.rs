@@ -51,6 +51,8 @@ pub enum AuthError {
     Disabled,
     #[error("Your IP {0} is not in the token's allow list")]
     IpNotAllowed(String),
+    #[error("Requests from browser extensions are not allowed")]
+    BrowserExtension,
     #[error("User has been banned")]
     UserBanned,
     #[error("No access to group {0}")]
@@ -190,6 +192,29 @@ impl UpstreamError {
         }
     }
 
+    /// The same failure with nothing of the upstream's own text (its error message, addresses
+    /// in connection errors), for `global.hide_upstream_error_enabled`.
+    pub fn hidden(&self) -> UpstreamError {
+        match self {
+            UpstreamError::Status { status, .. } => UpstreamError::Status {
+                status: *status,
+                body: Bytes::from(
+                    json!({"error": {
+                        "message": format!("the upstream service failed (status {status})"),
+                        "type": "upstream_error",
+                    }})
+                    .to_string(),
+                ),
+            },
+            UpstreamError::Connect(_) => UpstreamError::Connect("unreachable".into()),
+            UpstreamError::BadBody(_) => UpstreamError::BadBody("unreadable answer".into()),
+            UpstreamError::Broken(_) => UpstreamError::Broken("the stream ended early".into()),
+            UpstreamError::Timeout(ms) => UpstreamError::Timeout(*ms),
+            UpstreamError::Unsupported(what) => UpstreamError::Unsupported(what),
+            UpstreamError::Build(_) => UpstreamError::Build("invalid channel settings".into()),
+        }
+    }
+
     /// Whether another channel may be tried (the status part is decided by the options).
     pub fn retryable(&self, retryable_status: impl Fn(u16) -> bool) -> bool {
         match self {
@@ -282,7 +307,9 @@ impl GatewayError {
                 | AuthError::Expired
                 | AuthError::Exhausted
                 | AuthError::Disabled => "invalid_token",
-                AuthError::IpNotAllowed(_) | AuthError::PinNotAdmin => "access_denied",
+                AuthError::IpNotAllowed(_)
+                | AuthError::PinNotAdmin
+                | AuthError::BrowserExtension => "access_denied",
                 AuthError::UserBanned => "user_banned",
                 AuthError::GroupForbidden(_) | AuthError::GroupRemoved(_) => "group_forbidden",
                 AuthError::ModelForbidden(_) => "model_forbidden",
@@ -325,7 +352,9 @@ impl GatewayError {
     pub fn openai_code(&self) -> &'static str {
         match self {
             GatewayError::Request(RequestError::NotFound { .. }) => "",
-            GatewayError::Auth(AuthError::IpNotAllowed(_)) => "access_denied",
+            GatewayError::Auth(AuthError::IpNotAllowed(_) | AuthError::BrowserExtension) => {
+                "access_denied"
+            }
             GatewayError::Auth(_) => "",
             GatewayError::Route(RouteError::MappingCycle(_)) => "channel:model_mapped_error",
             GatewayError::Upstream(UpstreamError::Timeout(_)) => "do_request_failed",

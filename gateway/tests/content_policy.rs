@@ -124,3 +124,70 @@ async fn prompts_with_sensitive_words_are_refused_in_every_dialect() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upstream_errors_can_be_hidden_and_browser_extensions_blocked() {
+    let sys = System::start(false).await.unwrap();
+    let gw = sys.gateway("gw-a").await;
+    let url = format!("http://{}/v1/chat/completions", gw.addr);
+    let bearer = format!("Bearer {}", sys.key);
+    let body = json!({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]});
+    sys.mock.force_status("default", Some(500));
+    let r = send_json("POST", &url, &[("authorization", &bearer)], body.clone()).await;
+    assert_eq!(r.status, 500);
+    assert!(
+        r.text().contains("mock error"),
+        "the upstream's text by default: {}",
+        r.text()
+    );
+
+    // In this order: once the second change shows, the first is in force too.
+    set(&sys, "global.block_browser_extension_enabled", "true").await;
+    set(&sys, "global.hide_upstream_error_enabled", "true").await;
+    let start = Instant::now();
+    loop {
+        let r = send_json("POST", &url, &[("authorization", &bearer)], body.clone()).await;
+        if !r.text().contains("mock error") {
+            assert_eq!(r.status, 500, "{}", r.text());
+            assert!(
+                r.text()
+                    .contains("the upstream service failed (status 500)"),
+                "{}",
+                r.text()
+            );
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "never hidden");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    sys.mock.force_status("default", None);
+    let calls = sys.mock.calls("default");
+    let r = send_json(
+        "POST",
+        &url,
+        &[
+            ("authorization", &bearer),
+            ("origin", "chrome-extension://abcdefgh"),
+        ],
+        body.clone(),
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.text());
+    assert_eq!(r.json()["error"]["code"], json!("access_denied"));
+    assert_eq!(
+        sys.mock.calls("default"),
+        calls,
+        "refused before any upstream call"
+    );
+    let r = send_json(
+        "POST",
+        &url,
+        &[
+            ("authorization", &bearer),
+            ("origin", "https://app.example"),
+        ],
+        body,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+}

@@ -219,6 +219,8 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         model_rate_limit_minutes: o.i64("ModelRequestRateLimitDurationMinutes"),
         model_rate_limit_group: rate_limit_pairs(o.get("ModelRequestRateLimitGroup")),
         group_model_rate_limit: group_model_limits(o.get("GroupModelRateLimit")),
+        hide_upstream_error: o.bool("global.hide_upstream_error_enabled"),
+        block_browser_extension: o.bool("global.block_browser_extension_enabled"),
         sensitive_check_prompt: o.bool("CheckSensitiveEnabled")
             && o.bool("CheckSensitiveOnPromptEnabled"),
         sensitive_words: if o.bool("CheckSensitiveEnabled") {

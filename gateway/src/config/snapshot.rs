@@ -172,6 +172,10 @@ pub struct Options {
     /// Whether prompts are searched for [`Options::sensitive_words`].
     pub sensitive_check_prompt: bool,
     pub sensitive_words: Arc<crate::edge::content::SensitiveWords>,
+    /// Clients get a generic message instead of the upstream's error text.
+    pub hide_upstream_error: bool,
+    /// Requests whose Origin is a browser extension are refused.
+    pub block_browser_extension: bool,
 }
 
 /// Completion tokens reserved for a request without max_tokens when no option says.
@@ -300,6 +304,8 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
                 (group.clone(), by_model)
             })
             .collect(),
+        hide_upstream_error: o.hide_upstream_error,
+        block_browser_extension: o.block_browser_extension,
         sensitive_check_prompt: o.sensitive_check_prompt && !o.sensitive_words.is_empty(),
         sensitive_words: crate::edge::content::SensitiveWords::shared(&o.sensitive_words),
         providers: ProviderOptions {

@@ -351,6 +351,12 @@ impl Relay {
             }
             Failure::Gateway(err) => err,
         };
+        let err = match err {
+            GatewayError::Upstream(e) if self.state.config.load().options.hide_upstream_error => {
+                GatewayError::Upstream(e.hidden())
+            }
+            other => other,
+        };
         let mut status = err.status();
         if let (GatewayError::Upstream(_), Some(ch)) = (&err, &trace.channel)
             && let Some(mapped) = ch.status_code_mapping.get(&status)

@@ -119,6 +119,11 @@ pub async fn relay(
     trace: &mut Trace,
     call: &Call,
 ) -> Result<(), Failure> {
+    if snap.options.block_browser_extension
+        && edge::from_browser_extension(&session.req_header().headers)
+    {
+        return Err(GatewayError::from(crate::error::AuthError::BrowserExtension).into());
+    }
     let (caller, body) = if trace.playground {
         let user = r.playground_user(session, trace).await?;
         let body = read_json_body(session, snap, trace).await?;
