@@ -38,6 +38,14 @@ impl ServeHttp for AdminApp {
                     .metrics
                     .snapshot_version
                     .set(i64::try_from(snap.version).unwrap_or(i64::MAX));
+                self.state.metrics.in_flight.set(
+                    i64::try_from(
+                        self.state
+                            .in_flight
+                            .load(std::sync::atomic::Ordering::Acquire),
+                    )
+                    .unwrap_or(i64::MAX),
+                );
                 reply(
                     StatusCode::OK,
                     "text/plain; version=0.0.4",

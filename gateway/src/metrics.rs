@@ -21,6 +21,7 @@ pub const RATE_LIMITED: &str = "gateway_rate_limited_requests_total";
 pub const FLEET_REDIS_UP: &str = "gateway_fleet_budget_redis_up";
 pub const FLEET_FALLBACKS: &str = "gateway_fleet_budget_redis_fallbacks_total";
 pub const FLEET_GRANTS: &str = "gateway_fleet_budget_grants_total";
+pub const IN_FLIGHT: &str = "gateway_in_flight_requests";
 pub const BREAKERS_OPEN: &str = "gateway_channel_breakers_open";
 pub const BREAKER_OPENED: &str = "gateway_channel_breaker_opened_total";
 
@@ -57,6 +58,8 @@ pub struct Metrics {
     pub fleet_fallbacks: prometheus::IntCounter,
     /// Redis calls made to grow a lease of fleet budget.
     pub fleet_grants: prometheus::IntCounter,
+    /// Relay requests being answered (read when scraped; the autoscaler's custom metric).
+    pub in_flight: IntGauge,
     /// Channel keys whose circuit breaker is open (or due for a trial).
     pub breakers_open: IntGauge,
     /// Circuit breakers opened, by channel.
@@ -155,6 +158,8 @@ impl Metrics {
             &["channel_id"],
         )?;
         registry.register(Box::new(breakers_open.clone()))?;
+        let in_flight = IntGauge::new(IN_FLIGHT, "Relay requests being answered now")?;
+        registry.register(Box::new(in_flight.clone()))?;
         registry.register(Box::new(breaker_opened.clone()))?;
         Ok(Metrics {
             registry,
@@ -176,6 +181,7 @@ impl Metrics {
             fleet_grants,
             breakers_open,
             breaker_opened,
+            in_flight,
         })
     }
 

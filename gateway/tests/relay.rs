@@ -443,6 +443,11 @@ async fn admin_port_serves_health_and_metrics() {
     .expect(&text);
     assert!(ok.ends_with(" 1"), "{ok}");
     assert!(line("gateway_time_to_first_token_seconds_count").is_some());
+    assert_eq!(
+        line("gateway_in_flight_requests ").as_deref(),
+        Some("gateway_in_flight_requests 0"),
+        "nothing in flight once answered"
+    );
     assert!(line("gateway_snapshot_version 3").is_some());
 }
 
