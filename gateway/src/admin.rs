@@ -8,7 +8,7 @@ use http::{Response, StatusCode};
 use pingora::apps::http_app::ServeHttp;
 use pingora::protocols::http::ServerSession;
 
-use crate::state::GatewayState;
+use crate::state::{GatewayState, ReadyState};
 
 /// Serves the admin endpoints.
 pub struct AdminApp {
@@ -38,6 +38,10 @@ impl ServeHttp for AdminApp {
                     .metrics
                     .snapshot_version
                     .set(i64::try_from(snap.version).unwrap_or(i64::MAX));
+                self.state
+                    .metrics
+                    .config_stale_seconds
+                    .set(i64::try_from(self.state.readiness.stale_secs()).unwrap_or(i64::MAX));
                 self.state.metrics.in_flight.set(
                     i64::try_from(
                         self.state
@@ -59,8 +63,23 @@ impl ServeHttp for AdminApp {
             ),
             "/readyz" => {
                 let version = self.state.config.load().version;
-                let body = format!(r#"{{"status":"ready","config_version":{version}}}"#);
-                reply(StatusCode::OK, "application/json", body.into_bytes())
+                let (status, body) = match self.state.readiness.state() {
+                    ReadyState::Ready => (
+                        StatusCode::OK,
+                        format!(r#"{{"status":"ready","config_version":{version}}}"#),
+                    ),
+                    ReadyState::Draining => (
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!(r#"{{"status":"draining","config_version":{version}}}"#),
+                    ),
+                    ReadyState::Stale(secs) => (
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!(
+                            r#"{{"status":"stale","config_version":{version},"stale_seconds":{secs}}}"#
+                        ),
+                    ),
+                };
+                reply(status, "application/json", body.into_bytes())
             }
             _ => reply(
                 StatusCode::NOT_FOUND,

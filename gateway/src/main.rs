@@ -99,6 +99,10 @@ struct Args {
     /// doubles it, up to five minutes.
     #[arg(long, env = "GATEWAY_BREAKER_COOLDOWN_MS", default_value_t = 10_000)]
     breaker_cooldown_ms: u64,
+    /// `/readyz` answers 503 once the control plane's config stream has been lost for this
+    /// many seconds (0: stay ready and serve on the last snapshot, the default).
+    #[arg(long, env = "GATEWAY_READY_MAX_STALE_SECONDS", default_value_t = 0)]
+    ready_max_stale_seconds: u64,
     /// Worker threads for the relay.
     #[arg(long, env = "GATEWAY_THREADS", default_value_t = 2)]
     threads: usize,
@@ -235,6 +239,9 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     );
     let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
     state.breakers.set_policy(breaker_policy(args));
+    state
+        .readiness
+        .set_max_stale_secs(args.ready_max_stale_seconds);
     use_redis(
         &state,
         args.redis_url.as_ref(),

@@ -22,6 +22,7 @@ pub const FLEET_REDIS_UP: &str = "gateway_fleet_budget_redis_up";
 pub const FLEET_FALLBACKS: &str = "gateway_fleet_budget_redis_fallbacks_total";
 pub const FLEET_GRANTS: &str = "gateway_fleet_budget_grants_total";
 pub const IN_FLIGHT: &str = "gateway_in_flight_requests";
+pub const CONFIG_STALE: &str = "gateway_config_stale_seconds";
 pub const BREAKERS_OPEN: &str = "gateway_channel_breakers_open";
 pub const BREAKER_OPENED: &str = "gateway_channel_breaker_opened_total";
 
@@ -60,6 +61,8 @@ pub struct Metrics {
     pub fleet_grants: prometheus::IntCounter,
     /// Relay requests being answered (read when scraped; the autoscaler's custom metric).
     pub in_flight: IntGauge,
+    /// Seconds since the control plane's config stream was lost (0 while it delivers).
+    pub config_stale_seconds: IntGauge,
     /// Channel keys whose circuit breaker is open (or due for a trial).
     pub breakers_open: IntGauge,
     /// Circuit breakers opened, by channel.
@@ -160,6 +163,11 @@ impl Metrics {
         registry.register(Box::new(breakers_open.clone()))?;
         let in_flight = IntGauge::new(IN_FLIGHT, "Relay requests being answered now")?;
         registry.register(Box::new(in_flight.clone()))?;
+        let config_stale_seconds = IntGauge::new(
+            CONFIG_STALE,
+            "Seconds the config has been cut off from the control plane (0 while connected)",
+        )?;
+        registry.register(Box::new(config_stale_seconds.clone()))?;
         registry.register(Box::new(breaker_opened.clone()))?;
         Ok(Metrics {
             registry,
@@ -182,6 +190,7 @@ impl Metrics {
             breakers_open,
             breaker_opened,
             in_flight,
+            config_stale_seconds,
         })
     }
 

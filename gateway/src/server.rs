@@ -86,6 +86,7 @@ pub fn build_state(
         limits: Arc::new(crate::limits::Limits::new(Some(metrics.limit_metrics()))),
         fleet: std::sync::OnceLock::new(),
         breakers: crate::routing::Breakers::new(crate::routing::BreakerPolicy::default()),
+        readiness: crate::state::Readiness::default(),
         config: ConfigStore::new(snapshot),
         sink,
         metrics,
@@ -163,6 +164,7 @@ impl ShutdownSignalWatch for DrainOnTerm {
             _ = term.recv() => {}
             _ = int.recv() => return ShutdownSignal::FastShutdown,
         }
+        self.state.readiness.start_draining();
         let start = std::time::Instant::now();
         let count = || self.state.in_flight.load(Ordering::Acquire);
         tracing::info!(

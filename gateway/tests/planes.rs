@@ -151,6 +151,21 @@ async fn sigterm_mid_stream_loses_no_record(postgres: bool) {
         got.extend_from_slice(&buf[..n]);
     }
     gw.proc.signal("TERM");
+    // Load balancers are told at once: not ready while draining.
+    let readyz = format!("http://{}/readyz", gw.admin);
+    let start = std::time::Instant::now();
+    loop {
+        let r = send("GET", &readyz, &[], Bytes::new()).await;
+        if r.status == 503 {
+            assert_eq!(r.json()["status"], json!("draining"));
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "still ready while draining"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let reader = tokio::spawn(async move {
         let mut buf = [0u8; 4096];
         loop {

@@ -178,6 +178,7 @@ pub async fn follow(
             );
         }
         state.metrics.config_stream_up.set(0);
+        state.readiness.stream_lost();
         let wait = backoff.next_wait();
         tokio::time::sleep(wait).await;
     }
@@ -197,6 +198,7 @@ async fn follow_once(
         };
         backoff.reset();
         state.metrics.config_stream_up.set(1);
+        state.readiness.stream_up();
         let mut next = raw.clone();
         apply(&mut next, msg)?;
         // Coalesce: whatever else already arrived goes into the same rebuild.
