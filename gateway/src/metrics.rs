@@ -1,5 +1,7 @@
 //! Prometheus metrics of the gateway: names and label keys live here and nowhere else.
-//! Labels are low-cardinality (endpoint, status class, error code, channel id).
+//! Labels are low-cardinality (endpoint, status class, error code, channel id); model, group
+//! and channel labels are bounded: the first values seen keep their own label, later ones
+//! share `other`.
 
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
@@ -23,6 +25,157 @@ pub const FLEET_FALLBACKS: &str = "gateway_fleet_budget_redis_fallbacks_total";
 pub const FLEET_GRANTS: &str = "gateway_fleet_budget_grants_total";
 pub const IN_FLIGHT: &str = "gateway_in_flight_requests";
 pub const CONFIG_STALE: &str = "gateway_config_stale_seconds";
+pub const MODEL_REQUESTS: &str = "gateway_model_requests_total";
+pub const CHANNEL_REQUESTS: &str = "gateway_channel_requests_total";
+pub const MODEL_TOKENS: &str = "gateway_model_tokens_total";
+pub const MODEL_QUOTA: &str = "gateway_model_quota_total";
+pub const MODEL_TTFT: &str = "gateway_model_time_to_first_token_seconds";
+
+/// How many distinct models, groups and channels get their own label.
+const MAX_MODELS: usize = 64;
+const MAX_GROUPS: usize = 16;
+const MAX_CHANNELS: usize = 128;
+
+/// A label whose distinct values are capped: the first `cap` values seen keep their own
+/// label, later ones are `other` (the series of a scrape stay bounded whatever clients send).
+pub struct BoundedLabel {
+    seen: std::sync::RwLock<std::collections::HashSet<Box<str>>>,
+    cap: usize,
+}
+
+impl BoundedLabel {
+    pub fn new(cap: usize) -> BoundedLabel {
+        BoundedLabel {
+            seen: std::sync::RwLock::default(),
+            cap,
+        }
+    }
+
+    /// The label for `value` (`none` when empty).
+    pub fn get<'a>(&self, value: &'a str) -> &'a str {
+        if value.is_empty() {
+            return "none";
+        }
+        if self.seen.read().is_ok_and(|s| s.contains(value)) {
+            return value;
+        }
+        match self.seen.write() {
+            Ok(s) if s.contains(value) => value,
+            Ok(mut s) if s.len() < self.cap => {
+                s.insert(value.into());
+                value
+            }
+            _ => "other",
+        }
+    }
+}
+
+/// Request, token, quota and first-token metrics by model, group and channel.
+pub struct ModelMetrics {
+    models: BoundedLabel,
+    groups: BoundedLabel,
+    channels: BoundedLabel,
+    requests: IntCounterVec,
+    channel_requests: IntCounterVec,
+    tokens: IntCounterVec,
+    quota: IntCounterVec,
+    ttft: HistogramVec,
+}
+
+/// One finished request, as the model metrics see it.
+pub struct ModelSample<'a> {
+    pub model: &'a str,
+    pub group: &'a str,
+    pub channel_id: Option<i64>,
+    pub status: u16,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    pub quota: i64,
+    pub ttft_seconds: Option<f64>,
+}
+
+impl ModelMetrics {
+    fn new(registry: &Registry) -> Result<ModelMetrics, prometheus::Error> {
+        let requests = IntCounterVec::new(
+            Opts::new(
+                MODEL_REQUESTS,
+                "Requests answered, by model, group and status class",
+            ),
+            &["model", "group", "status_class"],
+        )?;
+        let channel_requests = IntCounterVec::new(
+            Opts::new(
+                CHANNEL_REQUESTS,
+                "Requests answered, by the channel that answered last",
+            ),
+            &["channel_id", "status_class"],
+        )?;
+        let tokens = IntCounterVec::new(
+            Opts::new(MODEL_TOKENS, "Tokens billed, by model"),
+            &["model", "kind"],
+        )?;
+        let quota = IntCounterVec::new(
+            Opts::new(MODEL_QUOTA, "Quota charged, by model"),
+            &["model"],
+        )?;
+        let ttft = HistogramVec::new(
+            HistogramOpts::new(
+                MODEL_TTFT,
+                "Time to the first upstream byte or event, by model",
+            )
+            .buckets(LATENCY_BUCKETS.to_vec()),
+            &["model"],
+        )?;
+        registry.register(Box::new(requests.clone()))?;
+        registry.register(Box::new(channel_requests.clone()))?;
+        registry.register(Box::new(tokens.clone()))?;
+        registry.register(Box::new(quota.clone()))?;
+        registry.register(Box::new(ttft.clone()))?;
+        Ok(ModelMetrics {
+            models: BoundedLabel::new(MAX_MODELS),
+            groups: BoundedLabel::new(MAX_GROUPS),
+            channels: BoundedLabel::new(MAX_CHANNELS),
+            requests,
+            channel_requests,
+            tokens,
+            quota,
+            ttft,
+        })
+    }
+
+    /// Counts one finished request.
+    pub fn observe(&self, s: &ModelSample<'_>) {
+        let model = self.models.get(s.model);
+        let class = status_class(s.status);
+        self.requests
+            .with_label_values(&[model, self.groups.get(s.group), class])
+            .inc();
+        if let Some(id) = s.channel_id {
+            let id = id.to_string();
+            self.channel_requests
+                .with_label_values(&[self.channels.get(&id), class])
+                .inc();
+        }
+        for (kind, n) in [
+            ("prompt", s.prompt_tokens),
+            ("completion", s.completion_tokens),
+        ] {
+            if n > 0 {
+                self.tokens
+                    .with_label_values(&[model, kind])
+                    .inc_by(n.unsigned_abs());
+            }
+        }
+        if s.quota > 0 {
+            self.quota
+                .with_label_values(&[model])
+                .inc_by(s.quota.unsigned_abs());
+        }
+        if let Some(t) = s.ttft_seconds {
+            self.ttft.with_label_values(&[model]).observe(t);
+        }
+    }
+}
 pub const BREAKERS_OPEN: &str = "gateway_channel_breakers_open";
 pub const BREAKER_OPENED: &str = "gateway_channel_breaker_opened_total";
 
@@ -63,6 +216,8 @@ pub struct Metrics {
     pub in_flight: IntGauge,
     /// Seconds since the control plane's config stream was lost (0 while it delivers).
     pub config_stale_seconds: IntGauge,
+    /// By model, group and channel (bounded labels).
+    pub by_model: ModelMetrics,
     /// Channel keys whose circuit breaker is open (or due for a trial).
     pub breakers_open: IntGauge,
     /// Circuit breakers opened, by channel.
@@ -170,7 +325,6 @@ impl Metrics {
         registry.register(Box::new(config_stale_seconds.clone()))?;
         registry.register(Box::new(breaker_opened.clone()))?;
         Ok(Metrics {
-            registry,
             requests,
             duration,
             ttft,
@@ -191,6 +345,8 @@ impl Metrics {
             breaker_opened,
             in_flight,
             config_stale_seconds,
+            by_model: ModelMetrics::new(&registry)?,
+            registry,
         })
     }
 
@@ -228,5 +384,20 @@ pub fn status_class(status: u16) -> &'static str {
         3 => "3xx",
         4 => "4xx",
         _ => "5xx",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded_labels_share_other_past_the_cap() {
+        let l = BoundedLabel::new(2);
+        assert_eq!(l.get("a"), "a");
+        assert_eq!(l.get("b"), "b");
+        assert_eq!(l.get("c"), "other");
+        assert_eq!(l.get("a"), "a");
+        assert_eq!(l.get(""), "none");
     }
 }

@@ -448,6 +448,29 @@ async fn admin_port_serves_health_and_metrics() {
         Some("gateway_in_flight_requests 0"),
         "nothing in flight once answered"
     );
+    // By model, group and channel (the channel that answered).
+    for (sample, value) in [
+        (
+            "gateway_model_requests_total{group=\"default\",model=\"gpt-test\",status_class=\"2xx\"}",
+            " 1",
+        ),
+        (
+            "gateway_channel_requests_total{channel_id=\"2\",status_class=\"2xx\"}",
+            " 1",
+        ),
+        (
+            "gateway_model_tokens_total{kind=\"completion\",model=\"gpt-test\"}",
+            "",
+        ),
+        ("gateway_model_quota_total{model=\"gpt-test\"}", ""),
+        (
+            "gateway_model_time_to_first_token_seconds_count{model=\"gpt-test\"}",
+            " 1",
+        ),
+    ] {
+        let got = line(sample).unwrap_or_else(|| panic!("{sample} missing: {text}"));
+        assert!(got.ends_with(value), "{got}");
+    }
     assert!(line("gateway_snapshot_version 3").is_some());
 }
 

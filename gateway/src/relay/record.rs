@@ -206,6 +206,20 @@ impl Trace {
                 .with_label_values(&["completion"])
                 .inc_by(self.usage.completion_tokens.max(0) as u64);
         }
+        if let Some(c) = &self.caller
+            && !self.model.is_empty()
+        {
+            m.by_model.observe(&crate::metrics::ModelSample {
+                model: &self.model,
+                group: &c.group,
+                channel_id: self.channel.as_ref().map(|ch| ch.id),
+                status: self.status,
+                prompt_tokens: self.usage.prompt_tokens,
+                completion_tokens: self.usage.completion_tokens,
+                quota: self.quota,
+                ttft_seconds: self.frt_ms.map(|ms| ms as f64 / 1000.0),
+            });
+        }
         // Requests that never authenticated, and free calls (model lists, token counting),
         // leave no row: anyone could grow the log table with them. They are counted instead.
         let Some(c) = &self.caller else {
