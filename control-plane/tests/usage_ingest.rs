@@ -371,7 +371,70 @@ async fn bad_records_are_set_aside_and_the_rest_commits(app: &TestApp) {
     assert!(metrics.contains("control_plane_usage_records_total{outcome=\"rejected\"} 6"));
 }
 
+/// With consumption logs off, rows are charged without a log row, still exactly once, whichever
+/// way the option was set when a batch was first delivered.
+async fn consumption_without_log_rows_still_charges_once(app: &TestApp) {
+    let root = app.root().await;
+    let user = app.user(&root, "payer").await;
+    let created = app
+        .post(
+            "/api/token/",
+            json!({"name": "t", "remain_quota": 0, "expired_time": -1, "unlimited_quota": true}),
+        )
+        .signed_in(&user)
+        .send()
+        .await;
+    let token_id = created.data()[0]["id"].as_i64().unwrap();
+    // Error rows charge nothing.
+    let row = |id: &str, kind: i32| {
+        let quota = if kind == 2 { 100 } else { 0 };
+        control_plane::sync::usage::to_row(record(id, user.user_id, token_id, quota, kind))
+    };
+    let ingest = |rows: Vec<_>, log: bool| async move {
+        control_plane::store::usage::ingest_with(app.db(), "gw-test", &rows, log)
+            .await
+            .unwrap()
+    };
+    let logs = || async {
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM logs WHERE user_id = $1")
+            .bind(user.user_id)
+            .fetch_one(&app.db().pool)
+            .await
+            .unwrap();
+        n
+    };
+    let quota = || async {
+        let (q,): (i64,) = sqlx::query_as("SELECT quota FROM users WHERE id = $1")
+            .bind(user.user_id)
+            .fetch_one(&app.db().pool)
+            .await
+            .unwrap();
+        q
+    };
+    let start = quota().await;
+    let logs_before = logs().await;
+    // Off: two consumption rows and an error row; only the error row is logged.
+    let first = ingest(vec![row("r-1", 2), row("r-2", 2), row("r-e", 6)], false).await;
+    assert_eq!((first.inserted, first.duplicates), (3, 0));
+    assert_eq!(quota().await, start - 200);
+    assert_eq!(logs().await, logs_before + 1);
+    // Redelivered, with the option off or on: nothing more is charged or logged.
+    for log in [false, true] {
+        let again = ingest(vec![row("r-1", 2), row("r-2", 2)], log).await;
+        assert_eq!((again.inserted, again.duplicates), (0, 2));
+    }
+    assert_eq!(quota().await, start - 200);
+    assert_eq!(logs().await, logs_before + 1);
+    // Logged while on, redelivered while off: still once.
+    ingest(vec![row("r-3", 2)], true).await;
+    let again = ingest(vec![row("r-3", 2)], false).await;
+    assert_eq!(again.duplicates, 1);
+    assert_eq!(quota().await, start - 300);
+    assert_eq!(logs().await, logs_before + 2);
+}
+
 on_both_backends!(
+    consumption_without_log_rows_still_charges_once,
     bad_records_are_set_aside_and_the_rest_commits,
     same_batch_twice_charges_once,
     unlimited_token_keeps_its_remaining_quota,

@@ -102,14 +102,29 @@ struct HourSum {
     count: i64,
 }
 
-/// Writes `rows` in one transaction. Rows whose request id is already stored are skipped, so
-/// delivering the same batch twice charges once. Balances and hourly roll-ups are updated once
-/// per user, token, channel and (user, model, hour), in key order, so concurrent batches lock
-/// rows in the same order and cannot deadlock each other.
+/// How long a usage receipt is kept (far longer than a gateway's spool holds a record).
+const RECEIPT_DAYS: i64 = 30;
+
+/// Writes `rows` in one transaction, with a log row for each (see [`ingest_with`]).
 pub async fn ingest(
     db: &Db,
     gateway_id: &str,
     rows: &[UsageRow],
+) -> Result<IngestOutcome, sqlx::Error> {
+    ingest_with(db, gateway_id, rows, true).await
+}
+
+/// Writes `rows` in one transaction. Rows whose request id is already stored (as a log row or
+/// a receipt) are skipped, so delivering the same batch twice charges once. With `log_consume`
+/// off (`LogConsumeEnabled`), consumption rows are charged without a log row: a receipt of
+/// their request id takes its place. Balances and hourly roll-ups are updated once per user,
+/// token, channel and (user, model, hour), in key order, so concurrent batches lock rows in the
+/// same order and cannot deadlock each other.
+pub async fn ingest_with(
+    db: &Db,
+    gateway_id: &str,
+    rows: &[UsageRow],
+    log_consume: bool,
 ) -> Result<IngestOutcome, sqlx::Error> {
     // Read before the transaction: on SQLite a transaction that reads first and writes later
     // cannot wait for another writer. (A token's owner never changes.)
@@ -147,13 +162,36 @@ pub async fn ingest(
     let mut tokens: BTreeMap<i64, Charge> = BTreeMap::new();
     let mut channels: BTreeMap<i64, Charge> = BTreeMap::new();
     let mut hours: BTreeMap<(i64, &str, i64), HourSum> = BTreeMap::new();
+    let mut receipts = false;
     for row in accepted {
         let request_id = Some(row.request_id.as_str()).filter(|r| !r.is_empty());
-        let inserted = sqlx::query(
+        let logged = log_consume || row.kind != LogType::Consume as i64 || request_id.is_none();
+        if !logged {
+            receipts = true;
+            let inserted = sqlx::query(
+                "INSERT INTO usage_receipts (request_id, created_at) SELECT $1, $2 \
+                 WHERE NOT EXISTS (SELECT 1 FROM logs WHERE request_id = $1) \
+                 ON CONFLICT (request_id) DO NOTHING",
+            )
+            .bind(request_id)
+            .bind(super::now())
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if inserted == 0 {
+                outcome.duplicates += 1;
+                continue;
+            }
+        }
+        let inserted = if !logged {
+            1
+        } else {
+            sqlx::query(
             "INSERT INTO logs (user_id, created_at, type, content, username, token_name, model_name, \
              quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, token_id, \
              \"group\", ip, request_id, other) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18 \
+             WHERE NOT EXISTS (SELECT 1 FROM usage_receipts WHERE request_id = $17) \
              ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING",
         )
         .bind(row.user_id)
@@ -176,7 +214,8 @@ pub async fn ingest(
         .bind(row.other.as_str())
         .execute(&mut *tx)
         .await?
-        .rows_affected();
+        .rows_affected()
+        };
         if inserted == 0 {
             outcome.duplicates += 1;
             continue;
@@ -250,6 +289,12 @@ pub async fn ingest(
         .bind(sum.quota)
         .execute(&mut *tx)
         .await?;
+    }
+    if receipts && rand::random::<u16>().is_multiple_of(256) {
+        sqlx::query("DELETE FROM usage_receipts WHERE created_at < $1")
+            .bind(super::now() - RECEIPT_DAYS * 86_400)
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
     Ok(outcome)

@@ -106,7 +106,12 @@ async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAc
     let gateway_id = batch.gateway_id;
     let failures = crate::health::failures_of(&batch.records);
     let rows: Vec<UsageRow> = batch.records.into_iter().map(to_row).collect();
-    let outcome = match usage::ingest(state.db(), &gateway_id, &rows).await {
+    // Consumption rows are charged without a log row while LogConsumeEnabled is off.
+    let log_consume = match state.options().await {
+        Ok(o) => o.bool("LogConsumeEnabled"),
+        Err(_) => true,
+    };
+    let outcome = match usage::ingest_with(state.db(), &gateway_id, &rows, log_consume).await {
         Ok(outcome) => outcome,
         Err(err) => {
             tracing::warn!(gateway_id, batch_id, error = %err, "usage batch not committed");
