@@ -706,3 +706,35 @@ async fn one_keep_alive_client_gets_every_answer_right() {
     }
     assert_eq!(m.calls("default"), 20);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_stream_gets_pings_and_still_completes() {
+    let m = mock().await;
+    let mut snap = snapshot(vec![channel(
+        1,
+        &m.scenario_url("chunks=3,chunk_delay_ms=1300"),
+        &["gpt-test"],
+        0,
+        1,
+    )]);
+    snap["options"]["stream_ping_seconds"] = json!(1);
+    let gw = Gw::start(snap).await;
+    let r = gw.chat("alice", chat_body("gpt-test", true)).await;
+    assert_eq!(r.status, 200);
+    let text = r.text();
+    assert!(text.contains(": PING\n\n"), "{text}");
+    assert_eq!(sse_content(&text), "word0 word1 word2 ");
+    assert!(text.ends_with("data: [DONE]\n\n"), "{text}");
+
+    // Off by default: no comment in the stream.
+    let gw = Gw::start(snapshot(vec![channel(
+        1,
+        &m.scenario_url("chunks=2,chunk_delay_ms=1300"),
+        &["gpt-test"],
+        0,
+        1,
+    )]))
+    .await;
+    let text = gw.chat("alice", chat_body("gpt-test", true)).await.text();
+    assert!(!text.contains("PING"), "{text}");
+}

@@ -220,6 +220,11 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         model_rate_limit_group: rate_limit_pairs(o.get("ModelRequestRateLimitGroup")),
         group_model_rate_limit: group_model_limits(o.get("GroupModelRateLimit")),
         hide_upstream_error: o.bool("global.hide_upstream_error_enabled"),
+        stream_ping_seconds: if o.bool("general_setting.ping_interval_enabled") {
+            u32::try_from(o.i64("general_setting.ping_interval_seconds").max(1)).unwrap_or(60)
+        } else {
+            0
+        },
         block_browser_extension: o.bool("global.block_browser_extension_enabled"),
         sensitive_check_prompt: o.bool("CheckSensitiveEnabled")
             && o.bool("CheckSensitiveOnPromptEnabled"),

@@ -176,6 +176,8 @@ pub struct Options {
     pub hide_upstream_error: bool,
     /// Requests whose Origin is a browser extension are refused.
     pub block_browser_extension: bool,
+    /// Upstream silence in a started stream after which the client gets `: PING`.
+    pub stream_ping: Option<Duration>,
 }
 
 /// Completion tokens reserved for a request without max_tokens when no option says.
@@ -306,6 +308,8 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
             .collect(),
         hide_upstream_error: o.hide_upstream_error,
         block_browser_extension: o.block_browser_extension,
+        stream_ping: (o.stream_ping_seconds > 0)
+            .then(|| Duration::from_secs(u64::from(o.stream_ping_seconds))),
         sensitive_check_prompt: o.sensitive_check_prompt && !o.sensitive_words.is_empty(),
         sensitive_words: crate::edge::content::SensitiveWords::shared(&o.sensitive_words),
         providers: ProviderOptions {

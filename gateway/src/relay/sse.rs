@@ -123,6 +123,9 @@ async fn drain_ready(
     }
 }
 
+/// The keep-alive a silent stream sends (an SSE comment: every client ignores it).
+const PING: &[u8] = b": PING\n\n";
+
 /// Relays one stream; errors returned here happened before any byte reached the client.
 pub async fn relay_stream<F: StreamFilter>(
     session: &mut Session,
@@ -205,15 +208,30 @@ pub async fn relay_stream<F: StreamFilter>(
     } else if ended {
         None
     } else {
+        let mut idle_until = Instant::now() + opts.stream_idle_timeout;
         loop {
+            let left = idle_until.saturating_duration_since(Instant::now());
+            // With pings on, a silent upstream is interrupted for a `: PING` to the client.
+            let wait = opts.stream_ping.map_or(left, |p| p.min(left));
             let next = tokio::select! {
-                next = tokio::time::timeout(opts.stream_idle_timeout, body.frame()) => next,
+                next = tokio::time::timeout(wait, body.frame()) => next,
                 e = client_left(session) => {
                     // Dropping `body` on return closes the upstream connection.
                     gone(trace, e);
                     return Ok(outcome(&relay));
                 }
             };
+            if next.is_err() && Instant::now() < idle_until {
+                if let Err(e) = session
+                    .write_response_body(Some(Bytes::from_static(PING)), false)
+                    .await
+                {
+                    gone(trace, e);
+                    return Ok(outcome(&relay));
+                }
+                continue;
+            }
+            idle_until = Instant::now() + opts.stream_idle_timeout;
             let frame = match next {
                 Err(_) => break Some(UpstreamError::Timeout(ms(opts.stream_idle_timeout)).into()),
                 Ok(None) => break None,
