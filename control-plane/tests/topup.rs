@@ -124,6 +124,26 @@ async fn quotes_orders_and_notifications(app: &TestApp) {
     );
     assert_eq!(balance(app, &user).await, 0);
 
+    // The buyer was invited: with rebates on, the inviter earns 12.5 % of the top-up.
+    let inviter = app.user(&root, "inviter").await;
+    sqlx::query("UPDATE users SET inviter_id = $1 WHERE id = $2")
+        .bind(inviter.user_id)
+        .bind(user.user_id)
+        .execute(&app.db().pool)
+        .await
+        .unwrap();
+    app.set_option("RebateEnabled", "true").await;
+    app.set_option("RebatePercentage", "12.5").await;
+    let earnings = || async {
+        let (aff, history): (i64, i64) =
+            sqlx::query_as("SELECT aff_quota, aff_history_quota FROM users WHERE id = $1")
+                .bind(inviter.user_id)
+                .fetch_one(&app.db().pool)
+                .await
+                .unwrap();
+        (aff, history)
+    };
+
     assert_eq!(
         app.get(&format!("/api/user/epay/notify?{}", query(&notice)))
             .send()
@@ -144,6 +164,16 @@ async fn quotes_orders_and_notifications(app: &TestApp) {
         balance(app, &user).await,
         10 * 500_000,
         "and credits nothing"
+    );
+    assert_eq!(
+        earnings().await,
+        (625_000, 625_000),
+        "the rebate, once, as invitation earnings"
+    );
+    assert_eq!(
+        balance(app, &inviter).await,
+        0,
+        "not in the balance until moved"
     );
 
     let records = app

@@ -176,12 +176,37 @@ async fn credit(state: &AppState, params: BTreeMap<String, String>) -> Result<()
     let user = store::users::find_by_id(state.db(), order.user_id)
         .await?
         .ok_or(ApiError::NotFound)?;
+    let rebate = rebate_of(&options, quota);
+    let inviter = match (rebate > 0, user.inviter_id > 0) {
+        (true, true) => store::users::find_by_id(state.db(), user.inviter_id).await?,
+        _ => None,
+    };
     let mut tx = state.db().pool.begin().await?;
     if !store::top_ups::complete(&mut *tx, &trade_no, now()).await? {
         // Already credited: a replay is acknowledged and changes nothing.
         return Ok(());
     }
     store::users::add_quota(&mut *tx, order.user_id, quota).await?;
+    if let Some(inviter) = &inviter {
+        // The inviter's share goes to their invitation earnings (moved to the balance by them).
+        if store::users::add_aff_quota(&mut *tx, inviter.id, rebate).await? {
+            store::logs::insert_event(
+                &mut *tx,
+                EventLog {
+                    user_id: inviter.id,
+                    username: &inviter.username,
+                    kind: LogType::System,
+                    content: format!(
+                        "invitation rebate {} for a top-up by {}",
+                        format_usd(rebate, per_unit),
+                        user.username
+                    ),
+                    quota: rebate,
+                },
+            )
+            .await?;
+        }
+    }
     store::logs::insert_event(
         &mut *tx,
         EventLog {
@@ -200,6 +225,18 @@ async fn credit(state: &AppState, params: BTreeMap<String, String>) -> Result<()
     .await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// The inviter's rebate on a top-up of `quota` (`RebateEnabled`, `RebatePercentage` with up to
+/// two decimals), rounded down: exact integer arithmetic.
+fn rebate_of(options: &crate::domain::options::Options, quota: i64) -> i64 {
+    if !options.bool("RebateEnabled") {
+        return 0;
+    }
+    let basis_points = (options.f64("RebatePercentage") * 100.0)
+        .round()
+        .clamp(0.0, 10_000.0) as i128;
+    i64::try_from(i128::from(quota.max(0)) * basis_points / 10_000).unwrap_or(0)
 }
 
 /// A top-up order.

@@ -451,6 +451,22 @@ where
     Ok(done.rows_affected() == 1)
 }
 
+/// Adds invitation earnings (a rebate) to a user that still exists; true when added.
+pub async fn add_aff_quota<'e, E>(executor: E, id: i64, amount: i64) -> Result<bool, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let done = sqlx::query(
+        "UPDATE users SET aff_quota = aff_quota + $1, aff_history_quota = aff_history_quota + $1 \
+         WHERE id = $2 AND deleted_at IS NULL",
+    )
+    .bind(amount)
+    .bind(id)
+    .execute(executor)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Replaces the user's settings JSON.
 pub async fn set_setting(db: &Db, id: i64, setting: &str) -> Result<(), sqlx::Error> {
     sqlx::query("UPDATE users SET setting = $1 WHERE id = $2")
