@@ -88,6 +88,8 @@ pub struct GatewayUser {
     pub quota: i64,
     pub role: i64,
     pub used_quota: i64,
+    /// The user's settings JSON (the gateway needs `accept_unset_model_ratio_model`).
+    pub setting: String,
 }
 
 /// A token's fields that gateways need (no key: gateways look tokens up by key hash).
@@ -127,7 +129,7 @@ fn push_ids(q: &mut DynQuery, ids: &[i64]) {
 /// Live (not deleted) users: all of them, or those among `ids`.
 pub async fn users(db: &Db, ids: Option<&[i64]>) -> Result<Vec<GatewayUser>, sqlx::Error> {
     let mut q = DynQuery::new(
-        "SELECT id, username, status, \"group\", quota, role, used_quota FROM users \
+        "SELECT id, username, status, \"group\", quota, role, used_quota, setting FROM users \
          WHERE deleted_at IS NULL",
     );
     if let Some(ids) = ids {

@@ -103,6 +103,10 @@ fn user(u: GatewayUser) -> pb::User {
         quota: u.quota,
         role: i32::try_from(u.role).unwrap_or_default(),
         used_quota: u.used_quota,
+        accept_unpriced: serde_json::from_str::<serde_json::Value>(&u.setting)
+            .ok()
+            .and_then(|s| s.get("accept_unset_model_ratio_model")?.as_bool())
+            .unwrap_or(false),
     }
 }
 
@@ -220,6 +224,7 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         model_rate_limit_group: rate_limit_pairs(o.get("ModelRequestRateLimitGroup")),
         group_model_rate_limit: group_model_limits(o.get("GroupModelRateLimit")),
         hide_upstream_error: o.bool("global.hide_upstream_error_enabled"),
+        self_use_mode: o.bool("SelfUseModeEnabled"),
         stream_ping_seconds: if o.bool("general_setting.ping_interval_enabled") {
             u32::try_from(o.i64("general_setting.ping_interval_seconds").max(1)).unwrap_or(60)
         } else {

@@ -69,6 +69,8 @@ pub struct UserEntry {
     /// unreflected spending was taken from it).
     pub cp_quota: i64,
     pub used: AtomicI64,
+    /// Models without a price are allowed at zero cost for this user.
+    pub accept_unpriced: bool,
 }
 
 /// A channel the gateway can relay to.
@@ -178,6 +180,8 @@ pub struct Options {
     pub block_browser_extension: bool,
     /// Upstream silence in a started stream after which the client gets `: PING`.
     pub stream_ping: Option<Duration>,
+    /// Models without a price are allowed at zero cost (`SelfUseModeEnabled`).
+    pub self_use_mode: bool,
 }
 
 /// Completion tokens reserved for a request without max_tokens when no option says.
@@ -308,6 +312,7 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
             .collect(),
         hide_upstream_error: o.hide_upstream_error,
         block_browser_extension: o.block_browser_extension,
+        self_use_mode: o.self_use_mode,
         stream_ping: (o.stream_ping_seconds > 0)
             .then(|| Duration::from_secs(u64::from(o.stream_ping_seconds))),
         sensitive_check_prompt: o.sensitive_check_prompt && !o.sensitive_words.is_empty(),
@@ -448,6 +453,7 @@ impl Snapshot {
                 quota: AtomicI64::new(u.quota),
                 cp_quota: u.quota,
                 used: AtomicI64::new(u.used_quota),
+                accept_unpriced: u.accept_unpriced,
             };
             if users.insert(u.id, Arc::new(entry)).is_some() {
                 return Err(ConfigError::Invalid(format!("duplicate user id {}", u.id)));

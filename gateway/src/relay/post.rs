@@ -159,7 +159,18 @@ pub async fn relay(
         }
         _ => {}
     }
-    let price = billing::price_for(&snap.pricing, &model, &caller.user.group, &caller.group)?;
+    let price = match billing::price_for(&snap.pricing, &model, &caller.user.group, &caller.group) {
+        // Self-use mode, or a user who accepts it: a model without a price costs nothing.
+        Err(BillingError::NotPriced(_))
+            if snap.options.self_use_mode || caller.user.accept_unpriced =>
+        {
+            billing::Price::Fixed {
+                price: 0.0,
+                group_ratio: 1.0,
+            }
+        }
+        other => other?,
+    };
     trace.price = Some(price);
     let opts = &snap.options;
     // Rate limits: refused requests are not charged (nothing is reserved yet).
