@@ -16,7 +16,8 @@
 # against Kubernetes $KUBE_VERSION (CRD kinds excepted); assertions on the objects
 # (helm/tests/check_chart.py); values the schema or templates must refuse; hadolint and
 # structural checks of the Dockerfiles, the binaries' glibc and library needs against the
-# runtime base, and compose.yaml (helm/tests/check_deploy.py).
+# runtime base, compose.yaml, and the Grafana dashboard (deploy/grafana/*.json) against the metric
+# names of gateway/src/metrics.rs and control-plane/src/metrics.rs (helm/tests/check_deploy.py).
 #
 # Environment:
 #   GATEWAY_BIN, CONTROL_PLANE_BIN  binaries to check (default: /tmp/helper-bins/NAME, then
@@ -227,7 +228,7 @@ step "Dockerfiles: hadolint"
 run "hadolint deploy/gateway.Dockerfile" "$HADOLINT" "$ROOT/deploy/gateway.Dockerfile"
 run "hadolint deploy/control-plane.Dockerfile" "$HADOLINT" "$ROOT/deploy/control-plane.Dockerfile"
 
-step "Dockerfiles, binaries' runtime needs, compose.yaml"
+step "Dockerfiles, binaries' runtime needs, compose.yaml, Grafana dashboard"
 [ -n "$GATEWAY_BIN" ] || skipped "gateway binary (none found; set GATEWAY_BIN)"
 [ -n "$CONTROL_PLANE_BIN" ] || skipped "control-plane binary (none found; set CONTROL_PLANE_BIN)"
 OUT=$(GLIBC_OF_BASE="$GLIBC_OF_BASE" GATEWAY_BIN="$GATEWAY_BIN" CONTROL_PLANE_BIN="$CONTROL_PLANE_BIN" \

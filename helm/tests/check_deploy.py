@@ -19,6 +19,11 @@ What is checked:
     when readelf exists its answer is compared.
   * compose.yaml: the services, ports, secrets and flags (each flag must be in the binary's
     --help), and that the addresses agree with each other and with prometheus.yml.
+  * Grafana dashboards (deploy/grafana/*.json): valid JSON, schemaVersion >= 39, unique uid and
+    title, a Prometheus `datasource` variable that every panel, target and query variable uses,
+    rate() windows of $__rate_interval, and every metric named in a query declared (`pub const
+    NAME: &str = "...";`) in gateway/src/metrics.rs or control-plane/src/metrics.rs, with
+    _bucket/_sum/_count only on histograms and label matchers only on the metric's own labels.
 """
 
 from __future__ import annotations
@@ -420,6 +425,134 @@ def check_compose(root: str, helps: dict[str, str]) -> None:
     check(f"{p} prometheus.yml mounted", any("prometheus.yml" in str(v) for v in svcs["prometheus"]["volumes"]))
 
 
+# ---------------------------------------------------------------------------------------------
+# Grafana dashboards (deploy/grafana/*.json) against the metrics the binaries declare
+# ---------------------------------------------------------------------------------------------
+METRIC_SOURCES = ("gateway/src/metrics.rs", "control-plane/src/metrics.rs")
+# Labels Prometheus adds to every series (scrape target) or that histograms carry.
+TARGET_LABELS = {"job", "instance"}
+METRIC_RE = re.compile(r"(?<![A-Za-z0-9_:$])(?:gateway|control_plane)_[a-z_]+")
+DATASOURCE_REFS = ("${datasource}", "$datasource")
+
+
+def declared_metrics(root: str) -> tuple[dict[str, set[str]], set[str]]:
+    """Metric name -> its label keys, and the histograms' names, from the metrics.rs files."""
+    labels: dict[str, set[str]] = {}
+    histograms: set[str] = set()
+    for rel in METRIC_SOURCES:
+        src = open(os.path.join(root, rel), encoding="utf-8").read()
+        consts = dict(re.findall(r'^\s*pub const ([A-Z0-9_]+): &str = "([^"]+)";', src, re.M))
+        for name in consts.values():
+            labels[name] = set()
+        histograms |= {consts[c] for c in re.findall(r"HistogramOpts::new\(\s*([A-Z0-9_]+)\b", src) if c in consts}
+        for m in re.finditer(r"\b(?:IntCounterVec|IntGaugeVec|CounterVec|GaugeVec|HistogramVec)::new\(\s*"
+                             r"(?:Histogram)?Opts::new\(\s*([A-Z0-9_]+)\b", src):
+            keys = re.search(r"&\[([^\]]*)\]", src[m.end():])
+            if m.group(1) in consts and keys:
+                labels[consts[m.group(1)]] = set(re.findall(r'"([^"]+)"', keys.group(1)))
+    return labels, histograms
+
+
+def flat_panels(panels: list) -> list:
+    out = []
+    for p in panels:
+        out.append(p)
+        out.extend(flat_panels(p.get("panels", [])))
+    return out
+
+
+def ds_uid(ds) -> str | None:
+    return ds.get("uid") if isinstance(ds, dict) else ds
+
+
+def check_dashboards(root: str) -> None:
+    folder = os.path.join(root, "deploy/grafana")
+    files = sorted(f for f in os.listdir(folder) if f.endswith(".json")) if os.path.isdir(folder) else []
+    check("grafana: deploy/grafana holds dashboards", files, folder)
+    labels, histograms = declared_metrics(root)
+    check(f"grafana: metric names read from {', '.join(METRIC_SOURCES)}", len(labels) >= 20, str(sorted(labels)))
+    uids: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    for f in files:
+        p = f"grafana/{f}:"
+        try:
+            d = json.load(open(os.path.join(folder, f), encoding="utf-8"))
+        except ValueError as e:
+            check(f"{p} valid JSON", False, str(e))
+            continue
+        check(f"{p} valid JSON", isinstance(d, dict))
+        check(f"{p} schemaVersion >= 39", isinstance(d.get("schemaVersion"), int) and d["schemaVersion"] >= 39,
+              str(d.get("schemaVersion")))
+        uid, title = d.get("uid"), d.get("title")
+        check(f"{p} uid {uid!r} set (<= 40 characters) and unique", isinstance(uid, str) and 0 < len(uid) <= 40
+              and uid not in uids, f"also in {uids.get(uid)}")
+        check(f"{p} title {title!r} set and unique", isinstance(title, str) and title.strip() and title not in titles,
+              f"also in {titles.get(title)}")
+        uids[uid], titles[title] = f, f
+        variables = d.get("templating", {}).get("list", [])
+        check(f"{p} a `datasource` template variable of type prometheus",
+              any(v.get("name") == "datasource" and v.get("type") == "datasource" and v.get("query") == "prometheus"
+                  for v in variables))
+        queries: list[tuple[str, str]] = []  # (where, PromQL)
+        bad_ds: list[str] = []
+        for v in variables:
+            if v.get("type") == "query":
+                if ds_uid(v.get("datasource")) not in DATASOURCE_REFS:
+                    bad_ds.append(f"variable {v.get('name')}")
+                q = v.get("query")
+                queries.append((f"variable {v.get('name')}", q.get("query", "") if isinstance(q, dict) else str(q or "")))
+        panels = flat_panels(d.get("panels", []))
+        graphs = [x for x in panels if x.get("type") != "row"]
+        no_expr: list[str] = []
+        for x in graphs:
+            where = f"panel {x.get('id')} {x.get('title')!r}"
+            if ds_uid(x.get("datasource")) not in DATASOURCE_REFS:
+                bad_ds.append(where)
+            targets = x.get("targets") or []
+            if not targets or not all(t.get("expr") for t in targets):
+                no_expr.append(where)
+            for t in targets:
+                if "datasource" in t and ds_uid(t["datasource"]) not in DATASOURCE_REFS:
+                    bad_ds.append(f"{where} target {t.get('refId')}")
+                queries.append((where, t.get("expr", "")))
+        check(f"{p} {len(graphs)} panels in {len(panels) - len(graphs)} rows", graphs)
+        check(f"{p} every panel, target and query variable uses the ${{datasource}} variable", not bad_ds, str(bad_ds))
+        check(f"{p} every panel has queries", not no_expr, str(no_expr))
+        ids = [x.get("id") for x in panels]
+        check(f"{p} panel ids unique", len(ids) == len(set(ids)) and None not in ids)
+        check(f"{p} panels fit the 24-column grid", all(
+            x.get("gridPos", {}).get("x", -1) >= 0 and x["gridPos"]["x"] + x["gridPos"].get("w", 99) <= 24 for x in panels))
+        windows = [(w, r) for w, q in queries for r in re.findall(r"\b(?:rate|irate)\([^\[]*\[([^\]]*)\]", q)]
+        check(f"{p} rate() windows are $__rate_interval", windows and all(r == "$__rate_interval" for _, r in windows),
+              str([x for x in windows if x[1] != "$__rate_interval"]))
+        used: set[str] = set()
+        unknown: list[str] = []
+        bad_labels: list[str] = []
+        for where, q in queries:
+            for m in METRIC_RE.finditer(q):
+                name = base = m.group(0)
+                used.add(name)
+                if name not in labels:
+                    base = re.sub(r"_(bucket|sum|count)$", "", name)
+                    if base == name or base not in histograms:
+                        unknown.append(f"{name} ({where})")
+                        continue
+                allowed = labels[base] | TARGET_LABELS | ({"le"} if name.endswith("_bucket") else set())
+                sel = re.match(r"\{([^}]*)\}", q[m.end():])
+                keys = re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:=~|!~|!=|=)", sel.group(1)) if sel else []
+                bad_labels += [f"{name}{{{k}}} ({where})" for k in keys if k not in allowed]
+            # Aggregation labels must belong to a metric of the same query.
+            allowed_here = set(TARGET_LABELS) | {"le"}
+            for m in METRIC_RE.finditer(q):
+                allowed_here |= labels.get(re.sub(r"_(bucket|sum|count)$", "", m.group(0)), set()) | labels.get(m.group(0), set())
+            for group in re.findall(r"\b(?:by|without)\s*\(([^)]*)\)", q):
+                bad_labels += [f"by {k} ({where})" for k in re.findall(r"[A-Za-z_]\w*", group) if k not in allowed_here]
+        check(f"{p} the {len(used)} metric names queried are declared in the metrics.rs files", used and not unknown,
+              str(unknown))
+        check(f"{p} label matchers and groupings use the metrics' own labels (or job, instance, le)", not bad_labels,
+              str(bad_labels))
+
+
 def port_of(addr: str) -> int:
     return int(str(addr).rsplit(":", 1)[1])
 
@@ -447,6 +580,10 @@ def main() -> int:
         check_compose(root, helps)
     except Exception as e:
         check("compose checks ran", False, f"{type(e).__name__}: {e}")
+    try:
+        check_dashboards(root)
+    except Exception as e:
+        check("grafana dashboard checks ran", False, f"{type(e).__name__}: {e}")
     if not helps:
         skip("compose flags vs --help", "no binaries")
     print(f"deploy: {len(PASSED)} passed, {len(FAILED)} failed, {len(SKIPPED)} skipped")
