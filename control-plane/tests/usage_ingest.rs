@@ -159,19 +159,24 @@ async fn same_batch_twice_charges_once(app: &TestApp) {
     assert_eq!(a["model_name"], json!("gpt-4o"));
 }
 
-async fn unlimited_token_keeps_its_remaining_quota(app: &TestApp) {
-    let root = app.root().await;
-    let user = app.user(&root, "payer").await;
+/// A new unlimited token of `user`; its id.
+async fn unlimited_token(app: &TestApp, user: &common::Session) -> i64 {
     let created = app
         .post(
             "/api/token/",
             json!({"name": "t", "remain_quota": 0, "expired_time": -1, "unlimited_quota": true}),
         )
-        .signed_in(&user)
+        .signed_in(user)
         .send()
         .await;
     assert!(created.success(), "{}", created.body);
-    let token_id = created.data()[0]["id"].as_i64().unwrap();
+    created.data()[0]["id"].as_i64().unwrap()
+}
+
+async fn unlimited_token_keeps_its_remaining_quota(app: &TestApp) {
+    let root = app.root().await;
+    let user = app.user(&root, "payer").await;
+    let token_id = unlimited_token(app, &user).await;
     let rows = vec![control_plane::sync::usage::to_row(record(
         "req-u",
         user.user_id,
@@ -376,15 +381,7 @@ async fn bad_records_are_set_aside_and_the_rest_commits(app: &TestApp) {
 async fn consumption_without_log_rows_still_charges_once(app: &TestApp) {
     let root = app.root().await;
     let user = app.user(&root, "payer").await;
-    let created = app
-        .post(
-            "/api/token/",
-            json!({"name": "t", "remain_quota": 0, "expired_time": -1, "unlimited_quota": true}),
-        )
-        .signed_in(&user)
-        .send()
-        .await;
-    let token_id = created.data()[0]["id"].as_i64().unwrap();
+    let token_id = unlimited_token(app, &user).await;
     // Error rows charge nothing.
     let row = |id: &str, kind: i32| {
         let quota = if kind == 2 { 100 } else { 0 };

@@ -15,18 +15,18 @@ use serde_json::{Value, json};
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_channel_is_disabled_fleet_wide_and_comes_back() {
     let sys = System::start(false).await.unwrap();
-    for (key, value) in [
-        ("AutomaticDisableChannelEnabled", "true"),
-        ("AutomaticEnableChannelEnabled", "true"),
-        ("AutomaticDisableStatusCodes", "401,500-503"),
-        ("monitor_setting.auto_test_channel_enabled", "true"),
-        // 1.2 s: the test below waits for one periodic test after the upstream recovers.
-        ("monitor_setting.auto_test_channel_minutes", "0.02"),
-    ] {
-        sys.cp
-            .ok("PUT", "/api/option/", json!({"key": key, "value": value}))
-            .await;
-    }
+    set_options(
+        &sys,
+        &[
+            ("AutomaticDisableChannelEnabled", "true"),
+            ("AutomaticEnableChannelEnabled", "true"),
+            ("AutomaticDisableStatusCodes", "401,500-503"),
+            ("monitor_setting.auto_test_channel_enabled", "true"),
+            // 1.2 s: the test below waits for one periodic test after the upstream recovers.
+            ("monitor_setting.auto_test_channel_minutes", "0.02"),
+        ],
+    )
+    .await;
     let gws: Vec<Gateway> = vec![sys.gateway("gw-a").await, sys.gateway("gw-b").await];
     for gw in &gws {
         assert_eq!(gw.chat(&sys.key, "gpt-4o-mini").await.status, 200);
@@ -107,15 +107,15 @@ async fn a_failing_channel_is_disabled_fleet_wide_and_comes_back() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_key_of_a_multi_key_channel_is_disabled_alone_and_comes_back() {
     let sys = System::start(false).await.unwrap();
-    for (key, value) in [
-        ("AutomaticDisableChannelEnabled", "true"),
-        ("AutomaticEnableChannelEnabled", "true"),
-        ("AutomaticDisableStatusCodes", "401"),
-    ] {
-        sys.cp
-            .ok("PUT", "/api/option/", json!({"key": key, "value": value}))
-            .await;
-    }
+    set_options(
+        &sys,
+        &[
+            ("AutomaticDisableChannelEnabled", "true"),
+            ("AutomaticEnableChannelEnabled", "true"),
+            ("AutomaticDisableStatusCodes", "401"),
+        ],
+    )
+    .await;
     let ids = sys
         .cp
         .ok(
@@ -187,14 +187,14 @@ async fn a_refused_key_of_a_multi_key_channel_is_disabled_alone_and_comes_back()
 
     // The provider takes the key back: the periodic test enables it again.
     sys.mock.revoke_key("sk-multi-b", false);
-    for (key, value) in [
-        ("monitor_setting.auto_test_channel_enabled", "true"),
-        ("monitor_setting.auto_test_channel_minutes", "0.02"),
-    ] {
-        sys.cp
-            .ok("PUT", "/api/option/", json!({"key": key, "value": value}))
-            .await;
-    }
+    set_options(
+        &sys,
+        &[
+            ("monitor_setting.auto_test_channel_enabled", "true"),
+            ("monitor_setting.auto_test_channel_minutes", "0.02"),
+        ],
+    )
+    .await;
     let start = Instant::now();
     loop {
         let keys = sys
@@ -222,6 +222,15 @@ async fn a_refused_key_of_a_multi_key_channel_is_disabled_alone_and_comes_back()
             start.elapsed() < Duration::from_secs(10),
             "the key never came back"
         );
+    }
+}
+
+/// Saves options in the control plane, in order.
+async fn set_options(sys: &System, options: &[(&str, &str)]) {
+    for (key, value) in options {
+        sys.cp
+            .ok("PUT", "/api/option/", json!({"key": key, "value": value}))
+            .await;
     }
 }
 

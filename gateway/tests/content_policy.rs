@@ -45,7 +45,6 @@ async fn prompts_with_sensitive_words_are_refused_in_every_dialect() {
     assert_eq!(r.status, 200, "{}", r.text());
 
     set(&sys, "CheckSensitiveEnabled", "true").await;
-    let calls_before = sys.mock.calls("default");
     let start = Instant::now();
     let refused = loop {
         let r = post(
@@ -101,7 +100,6 @@ async fn prompts_with_sensitive_words_are_refused_in_every_dialect() {
         calls_at_refusal,
         "no refused prompt reached the upstream"
     );
-    assert!(calls_at_refusal >= calls_before);
 
     // A clean prompt passes; the refused ones cost nothing.
     let r = post(

@@ -283,11 +283,7 @@ pub async fn switch_status(
     .rows_affected()
         == 1;
     if switched {
-        let channel = sqlx::query_as::<_, ChannelRecord>(select_channels!("WHERE id = $1"))
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await?;
-        rebuild_abilities(&mut tx, &channel).await?;
+        rebuild_abilities_of(&mut tx, id).await?;
     }
     tx.commit().await?;
     Ok(switched)
@@ -322,14 +318,22 @@ pub async fn set_key_states(
     .rows_affected()
         == 1;
     if written && new_status != before.1 {
-        let channel = sqlx::query_as::<_, ChannelRecord>(select_channels!("WHERE id = $1"))
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await?;
-        rebuild_abilities(&mut tx, &channel).await?;
+        rebuild_abilities_of(&mut tx, id).await?;
     }
     tx.commit().await?;
     Ok(written)
+}
+
+/// Rebuilds the abilities of channel `id` as it stands in the transaction.
+async fn rebuild_abilities_of(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: i64,
+) -> Result<(), sqlx::Error> {
+    let channel = sqlx::query_as::<_, ChannelRecord>(select_channels!("WHERE id = $1"))
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+    rebuild_abilities(tx, &channel).await
 }
 
 /// Marks every key of a channel enabled (its keys were replaced).
