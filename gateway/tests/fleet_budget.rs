@@ -1,7 +1,8 @@
 //! Balances that hold for a fleet: three gateway processes, one control plane and a private
 //! `redis-server`. A balance covering exactly ten fixed-price calls admits exactly ten of sixty
 //! concurrent calls spread over the pods and ends at zero; with Redis killed mid-load no call
-//! gets a 5xx, and when it returns the gateways go back to leases.
+//! gets a 5xx, and when it returns the gateways go back to leases; Redis flushed before or
+//! during a burst mints nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -186,4 +187,28 @@ async fn a_balance_holds_across_gateways() {
     let statuses = burst(&gws, &sys.key, 60).await;
     let ok = statuses.iter().filter(|s| **s == 200).count();
     assert_eq!(ok, 10, "exactly 10 of 60 after the flush: {statuses:?}");
+
+    // Redis loses everything while calls are in flight: every gateway claims again what it
+    // holds (grants wait meanwhile), so the fleet still admits exactly what the balance covers.
+    let answered = 10 + 30 + 18 + 30 + 10;
+    assert_eq!(
+        sys.wait_logs(answered, Duration::from_secs(15)).await.0,
+        answered
+    );
+    set_user_quota(&sys, 10 * CALL_PRICE).await;
+    serve_newest_config(&sys, &gws).await;
+    let load = burst(&gws, &sys.key, 60);
+    let flush = async {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let () = redis::cmd("FLUSHALL").query_async(&mut conn).await.unwrap();
+    };
+    let (statuses, ()) = tokio::join!(load, flush);
+    let ok = statuses.iter().filter(|s| **s == 200).count();
+    assert_eq!(ok, 10, "exactly 10 of 60 across a flush: {statuses:?}");
+    assert_eq!(
+        sys.wait_logs(answered + 10, Duration::from_secs(15))
+            .await
+            .0,
+        answered + 10
+    );
 }

@@ -112,9 +112,12 @@ impl Carry {
     ) -> Result<(), Vec<Want>> {
         let mut inner = self.lock();
         if inner.enforce_leases && amount > 0 {
-            let wants: Vec<Want> = Inner::subjects(user, token)
-                .filter_map(|(subject, balance)| {
-                    let outstanding = inner.outstanding(subject);
+            let subjects: Vec<(Subject, i64, i64)> = Inner::subjects(user, token)
+                .map(|(subject, balance)| (subject, balance, inner.outstanding(subject)))
+                .collect();
+            let wants: Vec<Want> = subjects
+                .into_iter()
+                .filter_map(|(subject, balance, outstanding)| {
                     inner
                         .leases
                         .check(subject, outstanding, amount, balance, version)
@@ -158,9 +161,14 @@ impl Carry {
     pub fn granted(&self, grants: &[(Want, i64, bool)]) {
         let mut inner = self.lock();
         for (want, claimed, ample) in grants {
-            inner
-                .leases
-                .granted(want.subject, *claimed, *ample, want.balance, want.version);
+            inner.leases.granted(
+                want.subject,
+                *claimed,
+                *ample,
+                want.balance,
+                want.version,
+                want.seq,
+            );
         }
     }
 

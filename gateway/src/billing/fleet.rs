@@ -4,10 +4,11 @@
 //! lease covers it makes no Redis call; one that does not makes one (the grant), before any
 //! upstream call and with no lock held across it. A background sync gives back spare leases,
 //! confirms the rest (a gateway that stops confirming is taken as gone) and notices when Redis
-//! lost its state (its epoch changed), then claims again what is outstanding.
+//! lost its state (its epoch changed), then claims again everything it holds.
 //!
 //! The control plane stays the source of truth: Redis holds only its figures (newest config
-//! version wins) and the claims, so a flush loses no money and mints none. While Redis is
+//! version wins) and the claims, so a flush loses no money and mints none: after one, grants
+//! wait out a [`GRACE`] in which every live gateway notices the new epoch and claims again. While Redis is
 //! down or slower than [`GRANT_BUDGET`], each gateway spends on its own figures (exact for
 //! one gateway) and goes back to leases once a sync succeeds.
 
@@ -38,36 +39,64 @@ const REFRESH_EVERY: u32 = 8;
 /// Subjects per sync call.
 const SYNC_CHUNK: usize = 500;
 
-/// Shared by both scripts: Redis's clock, the epoch (set by the first caller after a flush),
-/// and a subject's figure, updated when the caller's config version is newer.
+/// How long after Redis lost its state (a new epoch) grants wait: every live gateway notices
+/// the new epoch at its next sync and claims again what it holds before anyone is granted more.
+/// Over a sync period, the sync that notices and the one that claims again, with slack.
+pub const GRACE: Duration = Duration::from_millis(1000);
+
+/// Shared by both scripts: Redis's clock, the epoch (set with its birth time by the first
+/// caller after a flush), a subject's figure (updated when the caller's config version is
+/// newer), and whether a claim write is this gateway's newest (its sequence number is not
+/// below the last one written). Numbers that reach Redis are written from the arguments' text
+/// or as integers, never in Lua's shortened float form.
 const PRELUDE: &str = r"
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local gw = ARGV[1]
-local epoch = redis.call('GET', KEYS[#KEYS])
+local function int(x)
+  return string.format('%.0f', x)
+end
+local era = KEYS[#KEYS]
+local epoch = redis.call('HGET', era, 'id')
+local born
 if not epoch then
   epoch = ARGV[2]
-  redis.call('SET', KEYS[#KEYS], epoch)
+  born = now
+  redis.call('HSET', era, 'id', epoch, 'at', int(now))
+else
+  born = tonumber(redis.call('HGET', era, 'at') or '0')
 end
 local function figure(key, balance, version)
   local v = tonumber(redis.call('HGET', key, 'v') or '-1')
-  if version > 0 and version >= v then
+  if tonumber(version) > 0 and tonumber(version) >= v then
     redis.call('HSET', key, 'q', balance, 'v', version)
-    return balance
+    return tonumber(balance)
   end
   return tonumber(redis.call('HGET', key, 'q') or '0')
 end
+local function newest(key, seq)
+  return tonumber(seq) >= tonumber(redis.call('HGET', key, 'n:' .. gw) or '0')
+end
 ";
 
-/// KEYS: subjects, then the epoch key. ARGV: gateway, epoch candidate, then per subject the
-/// figure, its version, the least claim and the request's amount. Every subject is granted or
-/// none: {epoch, 1, claim, ample, ...}, or {epoch, 0, index, available} (marked to drain).
+/// KEYS: subjects, then the epoch key. ARGV: gateway, epoch candidate, grace (ms), then per
+/// subject the figure, its version, the least claim, the request's amount and the want's
+/// sequence number. Every subject is granted or none: {epoch, 1, claim, ample, ...}, or
+/// {epoch, 0, index, available} (marked to drain), or {epoch, 2, ms} (the epoch is younger
+/// than the grace: ask again in ms), or {epoch, 3} (a newer claim of this gateway is written).
 const GRANT: &str = r"
+local grace = tonumber(ARGV[3])
+if now - born < grace then
+  return {tonumber(epoch), 2, grace - (now - born)}
+end
 local grants = {}
 for i = 1, #KEYS - 1 do
   local key = KEYS[i]
-  local base = 2 + 4 * (i - 1)
-  local balance = figure(key, tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2]))
+  local base = 3 + 5 * (i - 1)
+  if not newest(key, ARGV[base + 5]) then
+    return {tonumber(epoch), 3}
+  end
+  local balance = figure(key, ARGV[base + 1], ARGV[base + 2])
   local min, amount = tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
   local others, live = 0, 1
   local fields = redis.call('HGETALL', key)
@@ -77,7 +106,7 @@ for i = 1, #KEYS - 1 do
       local g = string.sub(f, 3)
       local seen = tonumber(redis.call('HGET', key, 's:' .. g) or '0')
       if now - seen > 10000 then
-        redis.call('HDEL', key, f, 's:' .. g)
+        redis.call('HDEL', key, f, 's:' .. g, 'n:' .. g)
       else
         others = others + tonumber(fields[j + 1])
         live = live + 1
@@ -86,7 +115,7 @@ for i = 1, #KEYS - 1 do
   end
   local free = balance - others - min
   if free < 0 then
-    redis.call('HSET', key, 'drain', now)
+    redis.call('HSET', key, 'drain', int(now))
     return {tonumber(epoch), 0, i, balance - others}
   end
   local spare, ample = 0, 0
@@ -99,7 +128,8 @@ for i = 1, #KEYS - 1 do
 end
 local answer = {tonumber(epoch), 1}
 for i = 1, #KEYS - 1 do
-  redis.call('HSET', KEYS[i], 'c:' .. gw, grants[i], 's:' .. gw, now)
+  local seq = ARGV[3 + 5 * i]
+  redis.call('HSET', KEYS[i], 'c:' .. gw, int(grants[i]), 's:' .. gw, int(now), 'n:' .. gw, seq)
   redis.call('PEXPIRE', KEYS[i], 86400000)
   answer[#answer + 1] = grants[i]
   answer[#answer + 1] = grants[#KEYS - 1 + i]
@@ -108,20 +138,19 @@ return answer
 ";
 
 /// KEYS: subjects, then the epoch key. ARGV: gateway, epoch candidate, then per subject the
-/// claim, the figure and its version (0: not known). Answers {epoch, drain, ...}: drain 1
-/// when a grant of that subject was refused in the last two seconds.
+/// claim, the figure, its version (0: not known) and the claim's sequence number. A claim
+/// older than one written already is skipped; a zero claim stays (as 0) until it goes stale,
+/// so that its sequence number still turns older writes away. Answers {epoch, drain, ...}:
+/// drain 1 when a grant of that subject was refused in the last two seconds.
 const SYNC: &str = r"
 local answer = {tonumber(epoch)}
 for i = 1, #KEYS - 1 do
   local key = KEYS[i]
-  local base = 2 + 3 * (i - 1)
-  local claim = tonumber(ARGV[base + 1])
-  figure(key, tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]))
-  if claim > 0 then
-    redis.call('HSET', key, 'c:' .. gw, claim, 's:' .. gw, now)
+  local base = 2 + 4 * (i - 1)
+  figure(key, ARGV[base + 2], ARGV[base + 3])
+  if newest(key, ARGV[base + 4]) then
+    redis.call('HSET', key, 'c:' .. gw, ARGV[base + 1], 's:' .. gw, int(now), 'n:' .. gw, ARGV[base + 4])
     redis.call('PEXPIRE', key, 86400000)
-  else
-    redis.call('HDEL', key, 'c:' .. gw, 's:' .. gw)
   end
   local drained = tonumber(redis.call('HGET', key, 'drain') or '0')
   answer[#answer + 1] = (now - drained < 2000) and 1 or 0
@@ -143,6 +172,10 @@ pub struct FleetMetrics {
 /// A grant's answer.
 enum Grant {
     Granted,
+    /// Redis lost its state a moment ago: ask again after this long.
+    Wait(Duration),
+    /// A newer claim of this gateway was written first: check the lease again.
+    Overtaken,
     /// The fleet cannot cover the claim of `subject`: `available` is left of its balance.
     Short {
         subject: Subject,
@@ -182,8 +215,13 @@ fn key(subject: Subject) -> String {
 }
 
 fn epoch_key() -> String {
-    format!("{PREFIX}epoch")
+    format!("{PREFIX}era")
 }
+
+/// Grant calls a request makes at most before it is refused. One is the rule; a request asks
+/// again when others of this gateway took the lease its grant grew (each such answer admitted
+/// one of them), so a burst of n requests on one gateway for a low balance needs up to n.
+const ATTEMPTS: u32 = 32;
 
 impl Fleet {
     /// Leases for `carry`'s spending in the Redis at `url`, claimed as `gateway` (unique in the
@@ -220,15 +258,24 @@ impl Fleet {
         amount: i64,
         request_id: &str,
     ) -> Result<Reservation, BillingError> {
-        for _ in 0..3 {
+        let (mut attempts, mut waited) = (0, Duration::ZERO);
+        while attempts < ATTEMPTS {
             let wants = match reserve_carried(user, token, version, amount, &self.carry, request_id)
             {
                 Ok(r) => return Ok(r),
                 Err(Refused::Billing(e)) => return Err(e),
                 Err(Refused::Lease(wants)) => wants,
             };
+            attempts += 1;
             match tokio::time::timeout(self.budget, self.ask(&wants)).await {
-                Ok(Ok(Grant::Granted)) => {}
+                Ok(Ok(Grant::Granted | Grant::Overtaken)) => {}
+                Ok(Ok(Grant::Wait(wait))) if waited < GRACE => {
+                    let wait = wait.min(GRACE - waited) + Duration::from_millis(1);
+                    tokio::time::sleep(wait).await;
+                    waited += wait;
+                    attempts -= 1;
+                }
+                Ok(Ok(Grant::Wait(_))) => {}
                 Ok(Ok(Grant::Short { subject, available })) => {
                     return Err(match subject {
                         Subject::Token(_) => BillingError::TokenQuotaShort {
@@ -248,7 +295,7 @@ impl Fleet {
                 Err(_) => self.down("no answer within the budget"),
             }
         }
-        // Leases changed under this request three times running: spend on local figures.
+        // Leases changed under this request at every attempt: refused unless on local figures.
         reserve_carried(user, token, version, amount, &self.carry, request_id).map_err(
             |e| match e {
                 Refused::Billing(e) => e,
@@ -279,13 +326,16 @@ impl Fleet {
         let mut conn = self.conn().await?;
         self.metrics.grants.inc();
         let mut call = self.grant.prepare_invoke();
-        call.arg(&self.gateway).arg(self.candidate);
+        call.arg(&self.gateway)
+            .arg(self.candidate)
+            .arg(u64::try_from(GRACE.as_millis()).unwrap_or(u64::MAX));
         for want in wants {
             call.key(key(want.subject))
                 .arg(want.balance)
                 .arg(want.version)
                 .arg(want.min)
-                .arg(want.amount);
+                .arg(want.amount)
+                .arg(want.seq);
         }
         call.key(epoch_key());
         let answer: Vec<i64> = call.invoke_async(&mut conn).await?;
@@ -303,6 +353,10 @@ impl Fleet {
                 self.carry.granted(&granted);
                 Ok(Grant::Granted)
             }
+            [2, ms] => Ok(Grant::Wait(Duration::from_millis(
+                u64::try_from(*ms).unwrap_or(0),
+            ))),
+            [3] => Ok(Grant::Overtaken),
             [0, index, available] => {
                 let want = usize::try_from(*index - 1)
                     .ok()
@@ -354,15 +408,20 @@ impl Fleet {
         } else {
             self.carry.claims_to_sync(&[])
         };
-        if claims.is_empty() && enforced {
-            return Ok(());
-        }
+        // Always one call at least: it is how a new epoch is noticed within a sync period.
         let mut drained = Vec::new();
         if claims.is_empty() {
             self.send(&[], &mut drained).await?;
         }
         for chunk in claims.chunks(SYNC_CHUNK) {
             self.send(chunk, &mut drained).await?;
+        }
+        // Redis lost its state: claim again at once, within the new epoch's grace.
+        if self.reassert.swap(false, Ordering::AcqRel) {
+            let claims = self.carry.all_claims(true);
+            for chunk in claims.chunks(SYNC_CHUNK) {
+                self.send(chunk, &mut drained).await?;
+            }
         }
         if !enforced {
             self.carry.enforce_leases(true);
@@ -386,7 +445,8 @@ impl Fleet {
             call.key(key(c.subject))
                 .arg(c.claimed)
                 .arg(c.balance)
-                .arg(c.version);
+                .arg(c.version)
+                .arg(c.seq);
         }
         call.key(epoch_key());
         let answer: Vec<i64> = call.invoke_async(&mut conn).await?;

@@ -7,8 +7,15 @@
 //! flight and charged by records the control plane has not reflected yet, as the carry counts
 //! it) plus a *spare* taken ahead when the balance is ample. When a snapshot reflects charged
 //! records, their quota leaves the control plane's figure and the lease at once.
+//!
+//! Every change of a claim, whether decided here or asked of Redis, is stamped with a sequence
+//! number from one counter per gateway. Redis keeps the newest write of each gateway's claim
+//! and a lease here takes a grant's answer only when no newer decision came before it. Calls
+//! that overtake each other, on the wire or between tasks, then cannot leave this gateway
+//! spending more than Redis holds for it.
 
 use std::collections::HashMap;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A balance a lease is taken on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -40,6 +47,8 @@ pub struct Lease {
     pub ample: bool,
     /// The claim changed (or must be confirmed) in Redis.
     pub dirty: bool,
+    /// The sequence number of the decision that set `claimed`.
+    pub seq: u64,
 }
 
 /// A claim to ask Redis for: at least `min` (the outstanding amount with the new request),
@@ -52,6 +61,8 @@ pub struct Want {
     pub amount: i64,
     pub balance: i64,
     pub version: u64,
+    /// Orders this claim among this gateway's writes (Redis keeps the newest).
+    pub seq: u64,
 }
 
 /// A claim to confirm in Redis as it is.
@@ -61,19 +72,44 @@ pub struct Claim {
     pub claimed: i64,
     pub balance: i64,
     pub version: u64,
+    pub seq: u64,
 }
 
 /// The leases of one gateway.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Leases {
     by_subject: HashMap<Subject, Lease>,
+    /// The last sequence number given out. It starts at the clock in microseconds, so that a
+    /// gateway restarted under the same name writes after its former self.
+    seq: u64,
+    /// The newest decision of a lease that was forgotten (down to zero): a late grant's answer
+    /// for a subject with no lease is taken only when newer.
+    forgotten: u64,
+}
+
+impl Default for Leases {
+    fn default() -> Self {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX / 2));
+        Leases {
+            by_subject: HashMap::new(),
+            seq: now,
+            forgotten: 0,
+        }
+    }
 }
 
 impl Leases {
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
     /// Whether `outstanding + amount` fits the lease of `subject`; otherwise what to ask for.
     /// `balance`/`version` are the control plane's figure in the request's snapshot.
     pub fn check(
-        &self,
+        &mut self,
         subject: Subject,
         outstanding: i64,
         amount: i64,
@@ -82,23 +118,27 @@ impl Leases {
     ) -> Option<Want> {
         let claimed = self.by_subject.get(&subject).map_or(0, |l| l.claimed);
         let min = outstanding.saturating_add(amount);
-        (min > claimed).then_some(Want {
+        (min > claimed).then(|| Want {
             subject,
             min,
             amount,
             balance,
             version,
+            seq: self.next_seq(),
         })
     }
 
     /// Whether a stream may grow past its lease: the subject's balance was ample at the last
     /// grant (the claim is raised and confirmed at the next sync).
     pub fn stretch(&mut self, subject: Subject, outstanding: i64) -> bool {
+        let seq = self.seq + 1;
         match self.by_subject.get_mut(&subject) {
             Some(l) if l.ample => {
                 if outstanding > l.claimed {
                     l.claimed = outstanding;
                     l.dirty = true;
+                    l.seq = seq;
+                    self.seq = seq;
                 }
                 true
             }
@@ -106,7 +146,8 @@ impl Leases {
         }
     }
 
-    /// Redis granted `claimed` for `subject` (figure `balance` of `version`).
+    /// Redis granted `claimed` for `subject` (figure `balance` of `version`) to the want of
+    /// sequence number `seq`. A decision taken here after the want was stamped stands instead.
     pub fn granted(
         &mut self,
         subject: Subject,
@@ -114,14 +155,22 @@ impl Leases {
         ample: bool,
         balance: i64,
         version: u64,
+        seq: u64,
     ) {
-        let l = self.by_subject.entry(subject).or_default();
+        let forgotten = self.forgotten;
+        let l = self.by_subject.entry(subject).or_insert_with(|| Lease {
+            seq: forgotten,
+            ..Lease::default()
+        });
         if version >= l.version {
             l.balance = balance;
             l.version = version;
         }
-        l.claimed = claimed;
-        l.ample = ample;
+        if seq > l.seq {
+            l.claimed = claimed;
+            l.ample = ample;
+            l.seq = seq;
+        }
     }
 
     /// A snapshot of `version` reflects `reflected` quota of `subject` (its new figure is
@@ -135,10 +184,13 @@ impl Leases {
         version: u64,
         outstanding: i64,
     ) {
+        let seq = self.seq + 1;
         if let Some(l) = self.by_subject.get_mut(&subject) {
             l.claimed = (l.claimed - reflected).max(0);
             l.balance -= reflected;
             l.dirty = true;
+            l.seq = seq;
+            self.seq = seq;
         }
         self.refigure(subject, balance, version, outstanding);
     }
@@ -147,6 +199,7 @@ impl Leases {
     /// another reason than this gateway's reflected spending (an administrator's debit, other
     /// gateways' spending) may no longer cover the spare: it is given back.
     pub fn refigure(&mut self, subject: Subject, balance: i64, version: u64, outstanding: i64) {
+        let seq = self.seq + 1;
         if let Some(l) = self.by_subject.get_mut(&subject)
             && version > l.version
         {
@@ -154,6 +207,8 @@ impl Leases {
                 l.claimed = outstanding.max(0);
                 l.ample = false;
                 l.dirty = true;
+                l.seq = seq;
+                self.seq = seq;
             }
             l.balance = balance;
             l.version = version;
@@ -177,6 +232,8 @@ impl Leases {
                 l.claimed = need;
                 l.ample = false;
                 l.dirty = true;
+                self.seq += 1;
+                l.seq = self.seq;
             }
         }
     }
@@ -190,6 +247,8 @@ impl Leases {
         }
         for l in self.by_subject.values_mut() {
             l.dirty = true;
+            self.seq += 1;
+            l.seq = self.seq;
         }
     }
 
@@ -206,10 +265,18 @@ impl Leases {
                     claimed: l.claimed,
                     balance: l.balance,
                     version: l.version,
+                    seq: l.seq,
                 }
             })
             .collect();
-        self.by_subject.retain(|_, l| l.claimed > 0);
+        let forgotten = &mut self.forgotten;
+        self.by_subject.retain(|_, l| {
+            if l.claimed > 0 {
+                return true;
+            }
+            *forgotten = (*forgotten).max(l.seq);
+            false
+        });
         claims
     }
 
@@ -223,6 +290,7 @@ impl Leases {
                 claimed: l.claimed,
                 balance: l.balance,
                 version: l.version,
+                seq: l.seq,
             })
             .collect()
     }
@@ -239,20 +307,21 @@ mod tests {
 
     const U: Subject = Subject::User(1);
 
+    /// Redis's answer to a want stamped now.
+    fn grant(leases: &mut Leases, subject: Subject, claimed: i64, ample: bool, balance: i64) {
+        let seq = leases.next_seq();
+        leases.granted(subject, claimed, ample, balance, 3, seq);
+    }
+
     #[test]
     fn spending_within_the_lease_needs_no_claim() {
         let mut leases = Leases::default();
+        let want = leases.check(U, 0, 10, 100, 3);
         assert_eq!(
-            leases.check(U, 0, 10, 100, 3),
-            Some(Want {
-                subject: U,
-                min: 10,
-                amount: 10,
-                balance: 100,
-                version: 3
-            })
+            want.map(|w| (w.subject, w.min, w.amount, w.balance, w.version)),
+            Some((U, 10, 10, 100, 3))
         );
-        leases.granted(U, 40, true, 100, 3);
+        grant(&mut leases, U, 40, true, 100);
         assert_eq!(leases.check(U, 10, 30, 100, 3), None);
         assert!(leases.check(U, 10, 31, 100, 3).is_some());
     }
@@ -260,12 +329,12 @@ mod tests {
     #[test]
     fn reflected_spending_leaves_the_lease_with_the_balance() {
         let mut leases = Leases::default();
-        leases.granted(U, 40, true, 100, 3);
+        grant(&mut leases, U, 40, true, 100);
         leases.reflected(U, 25, 75, 4, 10);
         let lease = leases.get(U).unwrap_or_default();
         assert_eq!((lease.claimed, lease.balance, lease.version), (15, 75, 4));
         // An older figure never replaces a newer one.
-        leases.granted(U, 15, true, 100, 3);
+        grant(&mut leases, U, 15, true, 100);
         assert_eq!(leases.get(U).map(|l| l.balance), Some(75));
         assert_eq!(leases.take_dirty().len(), 1);
         assert!(leases.take_dirty().is_empty());
@@ -274,8 +343,8 @@ mod tests {
     #[test]
     fn spare_is_given_back_when_the_balance_is_low_or_drained() {
         let mut leases = Leases::default();
-        leases.granted(U, 50, true, 1000, 1);
-        leases.granted(Subject::Token(7), 30, false, 30, 1);
+        grant(&mut leases, U, 50, true, 1000);
+        grant(&mut leases, Subject::Token(7), 30, false, 30);
         leases.trim(&[], |_| 10);
         assert_eq!(
             leases.get(U).map(|l| l.claimed),
@@ -296,10 +365,10 @@ mod tests {
     #[test]
     fn a_lower_figure_takes_the_spare_back() {
         let mut leases = Leases::default();
-        leases.granted(U, 50, true, 1000, 1);
-        leases.refigure(U, 1000, 2, 10);
+        grant(&mut leases, U, 50, true, 1000);
+        leases.refigure(U, 1000, 4, 10);
         assert_eq!(leases.get(U).map(|l| l.claimed), Some(50), "same figure");
-        leases.refigure(U, 900, 3, 10);
+        leases.refigure(U, 900, 5, 10);
         assert_eq!(
             leases.get(U).map(|l| (l.claimed, l.ample, l.balance)),
             Some((10, false, 900))
@@ -309,13 +378,38 @@ mod tests {
     #[test]
     fn a_stream_stretches_only_an_ample_lease() {
         let mut leases = Leases::default();
-        leases.granted(U, 50, false, 60, 1);
+        grant(&mut leases, U, 50, false, 60);
         assert!(!leases.stretch(U, 70));
-        leases.granted(U, 50, true, 6000, 1);
+        grant(&mut leases, U, 50, true, 6000);
         assert!(leases.stretch(U, 70));
         assert_eq!(
             leases.get(U).map(|l| (l.claimed, l.dirty)),
             Some((70, true))
         );
+    }
+
+    #[test]
+    fn an_answer_overtaken_by_a_newer_decision_is_not_taken() {
+        let mut leases = Leases::default();
+        grant(&mut leases, U, 50, false, 60);
+        // A want is stamped and sent; before its answer, the lease is trimmed here.
+        let want = leases.check(U, 50, 10, 60, 3);
+        let seq = want.map_or(0, |w| w.seq);
+        leases.trim(&[U], |_| 20);
+        leases.granted(U, 60, false, 60, 3, seq);
+        assert_eq!(leases.get(U).map(|l| l.claimed), Some(20));
+        // Of two answers, the newer want's stands whatever order they are taken in.
+        let first = leases.check(U, 20, 10, 60, 3).map_or(0, |w| w.seq);
+        let second = leases.check(U, 20, 20, 60, 3).map_or(0, |w| w.seq);
+        leases.granted(U, 40, false, 60, 3, second);
+        leases.granted(U, 30, false, 60, 3, first);
+        assert_eq!(leases.get(U).map(|l| l.claimed), Some(40));
+        // A lease forgotten at zero does not come back with a late answer.
+        let late = leases.check(U, 40, 10, 60, 3).map_or(0, |w| w.seq);
+        leases.trim(&[U], |_| 0);
+        let claims = leases.take_dirty();
+        assert!(claims.iter().all(|c| c.seq > late));
+        leases.granted(U, 50, false, 60, 3, late);
+        assert_eq!(leases.get(U).map_or(0, |l| l.claimed), 0);
     }
 }

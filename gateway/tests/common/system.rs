@@ -401,8 +401,12 @@ impl Gateway {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
-    /// A gauge or counter from `/metrics` on the admin port.
+    /// A gauge or counter from `/metrics` on the admin port (`None` while it does not listen
+    /// yet: the relay port may open first).
     pub async fn metric(&self, name: &str) -> Option<i64> {
+        tokio::net::TcpStream::connect(self.admin.as_str())
+            .await
+            .ok()?;
         let reply = send(
             "GET",
             &format!("http://{}/metrics", self.admin),
