@@ -5,6 +5,7 @@ DATA_DIR ?= ./data
 LISTEN ?= 127.0.0.1:3000
 CONTROL_PLANE_LISTEN ?= 127.0.0.1:3001
 GATEWAY_ADMIN_LISTEN ?= 127.0.0.1:9090
+CONTROL_PLANE_ADMIN_LISTEN ?= 127.0.0.1:9091
 # `make run CARGO_PROFILE=dev` for a quicker, unoptimised build.
 CARGO_PROFILE ?= release
 BIN_DIR = $(CARGO_TARGET_DIR)/$(if $(filter dev,$(CARGO_PROFILE)),debug,$(CARGO_PROFILE))
@@ -20,6 +21,7 @@ run: console build-deps
 		cargo build --profile $(CARGO_PROFILE) --locked -p control-plane -p gateway
 	@set -e; \
 	$(BIN_DIR)/control-plane --listen $(CONTROL_PLANE_LISTEN) --data-dir $(DATA_DIR) \
+		--admin-listen $(CONTROL_PLANE_ADMIN_LISTEN) \
 		--trusted-proxies 127.0.0.1,::1 \
 		$(if $(wildcard console/dist/index.html),--console-dir console/dist,) & cp=$$!; \
 	trap 'kill -TERM $$cp 2>/dev/null; wait $$cp' EXIT; \

@@ -55,19 +55,22 @@ LABEL org.opencontainers.image.title="ai-gateway control-plane" \
 COPY --from=build /out/usr/local/bin/control-plane /usr/local/bin/control-plane
 COPY --from=console /console/dist /usr/share/ai-gateway/console
 COPY --from=build --chown=65532:65532 /out/var/lib/control-plane /var/lib/control-plane
-# Container defaults (each is also a flag): listen on every interface, data and console folders.
+# Container defaults (each is also a flag): listen on every interface (the admin listener too:
+# metrics and health), data and console folders.
 ENV LISTEN=0.0.0.0:3000 \
+    ADMIN_LISTEN=0.0.0.0:9091 \
     DATA_DIR=/var/lib/control-plane \
     CONSOLE_DIR=/usr/share/ai-gateway/console
 WORKDIR /var/lib/control-plane
 USER 65532:65532
-# 3000: REST API, console and /metrics (and the gateways' gRPC unless --grpc-listen is set);
+# 3000: REST API and console (and the gateways' gRPC unless --grpc-listen is set);
 # 3001: the gateways' gRPC services when started with --grpc-listen 0.0.0.0:3001 (compose and
-# the Helm chart do, so that only gateways can be let through to it).
-EXPOSE 3000 3001
+# the Helm chart do, so that only gateways can be let through to it);
+# 9091: the admin listener, /metrics, /healthz and /readyz (keep it off the public network).
+EXPOSE 3000 3001 9091
 STOPSIGNAL SIGTERM
 # No HEALTHCHECK: the runtime image has no shell or HTTP client. Kubernetes probes
-# GET /api/status on port 3000 (see the Helm chart).
+# GET /healthz and /readyz on port 9091 (see the Helm chart).
 ENTRYPOINT ["/usr/local/bin/control-plane"]
 # Flags go before the subcommand: `docker run IMAGE --database-url … serve` or `… migrate`.
 CMD ["serve"]

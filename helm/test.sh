@@ -190,12 +190,17 @@ expect_fail "schema: gateway.spool.type=hostPath" "spool/type" refuse --set gate
 expect_fail "schema: controlPlane.secureCookies=sometimes" "secureCookies" refuse --set controlPlane.secureCookies=sometimes
 expect_fail "schema: redis.mode=cluster" "redis/mode" refuse --set redis.mode=cluster
 expect_fail "schema: gateway.ports.admin=70000" "ports/admin" refuse --set gateway.ports.admin=70000
+expect_fail "schema: controlPlane.ports.admin=0" "ports/admin" refuse --set controlPlane.ports.admin=0
+expect_fail "schema: networkPolicy.adminFrom peer with an unknown key" "adminFrom" refuse --set 'networkPolicy.adminFrom[0].anywhere=true'
+expect_fail "schema: ingress.hideControlPlaneMetrics is gone (no metrics on the http port)" "additional properties" refuse --set ingress.hideControlPlaneMetrics=true
 expect_fail "schema: in-flight metric name with a dash" "metricName" refuse --set gateway.autoscaling.inFlightRequests.metricName=in-flight
 expect_fail "schema: redis URL with another scheme" "redis/external/url" refuse --set redis.mode=external,redis.external.url=http://cache:6379
 expect_fail "template: external PostgreSQL without URL or Secret" "postgresql.mode=external needs" refuse --set postgresql.mode=external
 expect_fail "template: termination grace shorter than the drain" "shorter than" refuse --set gateway.shutdown.terminationGracePeriodSeconds=60
 expect_fail "template: mTLS without TLS" "grpcTls.mtls needs grpcTls.enabled" refuse --set grpcTls.mtls=true
 expect_fail "template: HPA min > max" "minReplicas is greater" refuse --set gateway.autoscaling.minReplicas=5,gateway.autoscaling.maxReplicas=3
+expect_fail "template: control-plane admin port = http port" "controlPlane.ports.http, grpc and admin must differ" refuse --set controlPlane.ports.admin=3000
+expect_fail "template: gateway admin port = http port" "gateway.ports.http and admin must differ" refuse --set gateway.ports.admin=3000
 
 # ---------------------------------------------------------------------------------------------
 find_bin() {

@@ -270,8 +270,9 @@ async fn run_if_due(state: &AppState, job: &Job, replica: &str) -> Result<(), St
         channel_ops::test_every_channel(state).await
     } else {
         channel_ops::refresh_every_balance(state).await
-    }
-    .map_err(|e| format!("{e:?}"))?;
+    };
+    state.metrics().job_ran(job.name, summary.is_ok());
+    let summary = summary.map_err(|e| format!("{e:?}"))?;
     tracing::info!(
         job = job.name,
         checked = summary.checked,

@@ -1,7 +1,9 @@
 //! Control plane of the AI model API gateway: owns the database (PostgreSQL, or SQLite when
 //! embedded), serves the console's REST API (`/api/*`), the built console and the gRPC services
-//! gateways use (config push, usage reporting) on the same port.
+//! gateways use (config push, usage reporting) on the same port; metrics and health on an admin
+//! listener of their own.
 
+pub mod admin;
 pub mod api;
 pub mod domain;
 pub mod error;
@@ -16,9 +18,7 @@ pub mod state;
 pub mod store;
 pub mod sync;
 
-use axum::extract::State;
 use axum::middleware;
-use axum::routing::get;
 use axum::{Extension, Router};
 use tower_http::trace::TraceLayer;
 
@@ -39,18 +39,11 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(middleware::from_fn(error::localize_errors))
         .layer(TraceLayer::new_for_http())
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            admin::count_requests,
+        ))
         .with_state(state.clone())
-        .merge(metrics_router(state.clone()))
         .layer(middleware::map_response(api::security_headers::add))
         .layer(Extension(state.settings().trusted_proxies.clone()))
-}
-
-/// `GET /metrics`: Prometheus text format (outside the setup gate; no secrets in it).
-fn metrics_router(state: AppState) -> Router {
-    Router::new()
-        .route(
-            "/metrics",
-            get(|State(state): State<AppState>| async move { state.metrics().render() }),
-        )
-        .with_state(state)
 }

@@ -91,13 +91,23 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
             "system not initialized: open /setup from this machine, or send this setup token from elsewhere"
         );
     }
-    spawn_session_purge(db.clone());
+    spawn_session_purge(state.clone());
     spawn_log_retention(state.clone());
     control_plane::health::spawn_jobs(state.clone(), replica_name());
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("binding {listen}"))?;
     tracing::info!(address = %listener.local_addr()?, "control plane listening");
+    let admin = match state.settings().admin_listen {
+        Some(addr) => {
+            let admin = tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("binding the admin listener {addr}"))?;
+            tracing::info!(address = %admin.local_addr()?, "admin listener (metrics, health)");
+            Some(admin)
+        }
+        None => None,
+    };
     let rest_app = match grpc {
         Some(_) => control_plane::app(state.clone()),
         None => control_plane::app_with_grpc(state.clone()),
@@ -113,8 +123,22 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
             None => Ok(()),
         }
     };
-    let servers =
-        async { tokio::try_join!(async { rest.await.map_err(anyhow::Error::from) }, grpc) };
+    let admin = async {
+        match admin {
+            Some(listener) => axum::serve(listener, control_plane::admin::router(state.clone()))
+                .with_graceful_shutdown(state.shutting_down())
+                .await
+                .map_err(anyhow::Error::from),
+            None => Ok(()),
+        }
+    };
+    let servers = async {
+        tokio::try_join!(
+            async { rest.await.map_err(anyhow::Error::from) },
+            grpc,
+            admin
+        )
+    };
     let stop = async {
         shutdown_signal().await;
         state.begin_shutdown();
@@ -187,12 +211,14 @@ impl GrpcListener {
 }
 
 /// Deletes expired sessions every hour.
-fn spawn_session_purge(db: Db) {
+fn spawn_session_purge(state: AppState) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
         loop {
             tick.tick().await;
-            match store::sessions::purge_expired(&db, store::now()).await {
+            let result = store::sessions::purge_expired(state.db(), store::now()).await;
+            state.metrics().job_ran("session_purge", result.is_ok());
+            match result {
                 Ok(n) if n > 0 => tracing::info!(removed = n, "expired sessions purged"),
                 Ok(_) => {}
                 Err(err) => tracing::warn!(error = %err, "session purge failed"),
@@ -214,12 +240,17 @@ fn spawn_log_retention(state: AppState) {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
         loop {
             tick.tick().await;
-            match control_plane::jobs::apply_log_retention(&state).await {
+            let retention = control_plane::jobs::apply_log_retention(&state).await;
+            let purge = control_plane::jobs::purge_auth_attempts(&state).await;
+            state
+                .metrics()
+                .job_ran("log_retention", retention.is_ok() && purge.is_ok());
+            match retention {
                 Ok(n) if n > 0 => tracing::info!(removed = n, "old logs deleted"),
                 Ok(_) => {}
                 Err(err) => tracing::warn!(error = %err, "log retention failed"),
             }
-            if let Err(err) = control_plane::jobs::purge_auth_attempts(&state).await {
+            if let Err(err) = purge {
                 tracing::warn!(error = %err, "purging attempt counters failed");
             }
         }

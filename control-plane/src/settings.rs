@@ -76,6 +76,11 @@ pub struct Settings {
     #[arg(long, env = "GATEWAY_SYNC_TOKEN", hide_env_values = true)]
     pub gateway_sync_token: Option<Secret>,
 
+    /// Address of the admin listener: Prometheus `/metrics`, `/healthz` and `/readyz`, kept off
+    /// the public port. Unset: no metrics are served.
+    #[arg(long, env = "ADMIN_LISTEN")]
+    pub admin_listen: Option<SocketAddr>,
+
     /// Serve the gateways' gRPC services on this address only (not on `--listen`). Needed for
     /// TLS between the planes.
     #[arg(long, env = "GRPC_LISTEN")]
@@ -119,6 +124,7 @@ impl Settings {
             turnstile_verify_url: "http://127.0.0.1:9/unreachable".into(),
             database_max_connections: 8,
             gateway_sync_token: Some("test-sync-token".into()),
+            admin_listen: None,
             grpc_listen: None,
             grpc_tls_cert: None,
             grpc_tls_key: None,

@@ -1,5 +1,6 @@
 //! The real binary: `--help` (without secret environment values), `migrate`, `openapi`, and
-//! `serve` answering `GET /api/status` over a socket with SQLite in a fresh data folder.
+//! `serve` answering `GET /api/status` over a socket with SQLite in a fresh data folder, and
+//! its admin listener (metrics and health, kept off the public port).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{Read, Write};
@@ -113,12 +114,14 @@ fn migrate_creates_the_sqlite_file() {
 #[test]
 fn serve_answers_status_over_a_socket() {
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
+    let (port, admin) = (free_port(), free_port());
     let _server = Running(
         Command::new(BIN)
             .args([
                 "--listen",
                 &format!("127.0.0.1:{port}"),
+                "--admin-listen",
+                &format!("127.0.0.1:{admin}"),
                 "--data-dir",
                 dir.path().to_str().unwrap(),
             ])
@@ -144,4 +147,28 @@ fn serve_answers_status_over_a_socket() {
     let json: serde_json::Value = serde_json::from_str(body).unwrap();
     assert_eq!(json["success"], serde_json::json!(true));
     assert_eq!(json["data"]["setup"], serde_json::json!(false));
+
+    // The admin listener: health, readiness, and metrics that counted the request by route.
+    for (path, body) in [("/healthz", "ok"), ("/readyz", "ready")] {
+        let reply = http_get(admin, path).unwrap_or_default();
+        assert!(reply.starts_with("HTTP/1.1 200"), "{path}: {reply}");
+        assert!(reply.ends_with(body), "{path}: {reply}");
+    }
+    let metrics = http_get(admin, "/metrics").unwrap_or_default();
+    assert!(
+        metrics.contains(
+            r#"control_plane_http_requests_total{method="GET",route="/api/status",status="2xx"} 1"#
+        ),
+        "{metrics}"
+    );
+    assert!(metrics.contains("control_plane_http_request_duration_seconds_bucket"));
+    // Unknown paths share one label, whatever they are.
+    let _ = http_get(port, "/api/no-such-thing/12345");
+    let _ = http_get(port, "/no-such-page-12345");
+    let metrics = http_get(admin, "/metrics").unwrap_or_default();
+    assert!(metrics.contains(r#"route="other""#), "{metrics}");
+    assert!(!metrics.contains("12345"));
+    // The public port serves none of it.
+    let public = http_get(port, "/metrics").unwrap_or_default();
+    assert!(!public.contains("control_plane_"), "{public}");
 }

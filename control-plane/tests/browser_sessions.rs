@@ -78,7 +78,6 @@ async fn headers_on_every_reply(backend: Backend) {
         ("/api/no-such-thing", StatusCode::NOT_FOUND),
         ("/api/user/self", StatusCode::UNAUTHORIZED),
         ("/api/openapi.json", StatusCode::OK),
-        ("/metrics", StatusCode::OK),
     ] {
         let reply = client
             .get(format!("http://{addr}{path}"))
@@ -88,6 +87,16 @@ async fn headers_on_every_reply(backend: Backend) {
         assert_eq!(reply.status().as_u16(), status.as_u16(), "{path}");
         assert_security_headers(path, reply.headers());
     }
+    // Metrics live on the admin listener only.
+    let public = client
+        .get(format!("http://{addr}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!public.contains("control_plane_"), "{public}");
     let login = client
         .post(format!("http://{addr}/api/user/login"))
         .json(&json!({"username": "root", "password": ROOT_PASSWORD}))

@@ -468,10 +468,9 @@ async fn a_full_pool_answers_503(app: &TestApp) {
     app.login("root", ROOT_PASSWORD).await;
 }
 
-/// The value of one sample of `/metrics` (0 when absent).
+/// The value of one sample of the metrics (0 when absent).
 async fn metric(app: &TestApp, sample: &str) -> i64 {
-    let reply = app.get("/metrics").send().await;
-    let text = reply.body.as_str().unwrap_or_default().to_string();
+    let text = app.state.metrics().render();
     text.lines()
         .find_map(|line| line.strip_prefix(sample))
         .and_then(|rest| rest.trim().parse().ok())

@@ -114,6 +114,21 @@ async fn snapshot_then_deltas(app: &TestApp) {
         "took {:?}",
         started.elapsed()
     );
+    // The metrics saw the stream, the snapshot and the delta pushed, and the version.
+    let metrics = app.state.metrics().render();
+    let sample = |name: &str| -> f64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+            .unwrap_or(-1.0)
+    };
+    assert!(
+        sample("control_plane_gateways_connected") >= 1.0,
+        "{metrics}"
+    );
+    assert!(sample("control_plane_config_version") >= delta.version as f64);
+    assert!(sample("control_plane_config_push_seconds_count{kind=\"snapshot\"}") >= 1.0);
+    assert!(sample("control_plane_config_push_seconds_count{kind=\"delta\"}") >= 1.0);
     let t = delta
         .upsert_tokens
         .iter()

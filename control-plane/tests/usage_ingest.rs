@@ -374,6 +374,8 @@ async fn bad_records_are_set_aside_and_the_rest_commits(app: &TestApp) {
         "{metrics}"
     );
     assert!(metrics.contains("control_plane_usage_records_total{outcome=\"rejected\"} 6"));
+    assert!(metrics.contains("control_plane_usage_batches_total{outcome=\"committed\"}"));
+    assert!(metrics.contains("control_plane_usage_ingest_lag_seconds_count"));
 }
 
 /// With consumption logs off, rows are charged without a log row, still exactly once, whichever

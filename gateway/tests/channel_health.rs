@@ -93,6 +93,14 @@ async fn a_failing_channel_is_disabled_fleet_wide_and_comes_back() {
         "channel back in routing on both gateways {} ms after the upstream recovered",
         recovered_at.elapsed().as_millis()
     );
+    // The control plane's admin listener counted the periodic tests and the gateways' streams.
+    let runs = sys
+        .cp
+        .metric(r#"control_plane_job_runs_total{outcome="ok",task="channel_test"}"#)
+        .await;
+    assert!(runs.is_some_and(|n| n >= 1.0), "{runs:?}");
+    let connected = sys.cp.metric("control_plane_gateways_connected").await;
+    assert!(connected.is_some_and(|n| n >= 2.0), "{connected:?}");
     let channel = sys
         .cp
         .ok(

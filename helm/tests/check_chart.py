@@ -226,6 +226,40 @@ def common_checks(scenario: str, docs: list[dict], existing_secrets: set[str]) -
     check(f"{p} gateway liveness probe GET /healthz on the admin port",
           lp.get("path") == "/healthz" and lp.get("port") in ("admin", admin))
 
+    # The control plane's metrics and health are on its own admin listener, not on --listen.
+    cp_admin = next((x for x in cpc["ports"] if x["name"] == "admin"), {}).get("containerPort")
+    cp_admin_listen = arg_value(cpc["args"], "--admin-listen")
+    check(f"{p} control plane --admin-listen is its admin containerPort",
+          cp_admin and cp_admin_listen and port_of(cp_admin_listen) == cp_admin, str(cp_admin_listen))
+    check(f"{p} control plane admin port differs from its http and grpc ports",
+          cp_admin and cp_admin not in {x["containerPort"] for x in cpc["ports"] if x["name"] != "admin"})
+    rp, lp = cpc.get("readinessProbe", {}).get("httpGet", {}), cpc.get("livenessProbe", {}).get("httpGet", {})
+    sp = cpc.get("startupProbe", {})
+    check(f"{p} control plane readiness probe GET /readyz on the admin port",
+          rp.get("path") == "/readyz" and rp.get("port") in ("admin", cp_admin))
+    check(f"{p} control plane liveness probe GET /healthz on the admin port (a database outage restarts nothing)",
+          lp.get("path") == "/healthz" and lp.get("port") in ("admin", cp_admin))
+    check(f"{p} control plane startup probe allows for migrations (>= 5 min)",
+          sp and sp.get("periodSeconds", 10) * sp.get("failureThreshold", 3) >= 300)
+    for d, port in ((gw, admin), (cp, cp_admin)):
+        ann = d["spec"]["template"]["metadata"].get("annotations", {})
+        if "prometheus.io/scrape" in ann:
+            check(f"{p} {d['metadata']['name']} prometheus.io/port is its admin port",
+                  ann.get("prometheus.io/port") == str(port) and ann.get("prometheus.io/path") == "/metrics", str(ann))
+
+    # Admin ports are on cluster-internal Services of their own, apart from client traffic.
+    for d, comp in ((gw, "gateway"), (cp, "control-plane")):
+        pod_labels = d["spec"]["template"]["metadata"]["labels"]
+        svcs = [s for s in find(docs, "Service") if matches(s["spec"].get("selector", {}), pod_labels)]
+        admin_svcs = [s for s in svcs if any(pt.get("targetPort") == "admin" for pt in s["spec"]["ports"])]
+        check(f"{p} {comp} admin port on one ClusterIP Service with nothing else",
+              len(admin_svcs) == 1 and admin_svcs[0]["spec"].get("type", "ClusterIP") == "ClusterIP"
+              and all(pt.get("targetPort") == "admin" for pt in admin_svcs[0]["spec"]["ports"]),
+              str([s["metadata"]["name"] for s in admin_svcs]))
+        check(f"{p} {comp}: only the admin Service carries the ai-gateway/metrics label",
+              [s["metadata"]["name"] for s in svcs if s["metadata"]["labels"].get("ai-gateway/metrics") == "true"]
+              == [s["metadata"]["name"] for s in admin_svcs])
+
     # preStop is the kubelet's sleep action (no shell in the image) and the grace period covers
     # preStop + drain + grace + shutdown.
     pre = gwc.get("lifecycle", {}).get("preStop", {})
@@ -326,7 +360,16 @@ def common_checks(scenario: str, docs: list[dict], existing_secrets: set[str]) -
             for r in grpc_rules)
         check(f"{p} NetworkPolicy admits only gateway pods to the gRPC port", only_gw)
         http_rules = [r for r in rules if any(pt.get("port") == "http" for pt in r.get("ports", []))]
-        check(f"{p} NetworkPolicy keeps the HTTP port open (console, API, metrics)", http_rules)
+        check(f"{p} NetworkPolicy keeps the HTTP port open (console, API)", http_rules)
+        open_ports = {pt.get("port") for r in rules if not r.get("from") for pt in r.get("ports", [])}
+        check(f"{p} NetworkPolicy opens only the HTTP port to every source", open_ports <= {"http", http_port},
+              str(open_ports))
+        cp_admin = next(x for x in cpc["ports"] if x["name"] == "admin")["containerPort"]
+        admin_rules = [r for r in rules if any(pt.get("port") in ("admin", cp_admin) for pt in r.get("ports", []))]
+        check(f"{p} NetworkPolicy admits only named peers to the admin port",
+              all(r.get("from") and all(f for f in r["from"]) for r in admin_rules), str(admin_rules))
+        check(f"{p} NetworkPolicy admin rule carries no other port",
+              all({pt.get("port") for pt in r["ports"]} <= {"admin", cp_admin} for r in admin_rules))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -369,6 +412,10 @@ def default_checks(docs: list[dict], values: dict) -> None:
     check(f"{p} gateway sync token from a mounted file", arg_value(gwc["args"], "--sync-token-file"))
     nps = {component(d) for d in find(docs, "NetworkPolicy")}
     check(f"{p} NetworkPolicies for control plane, PostgreSQL, Redis", nps == {"control-plane", "postgresql", "redis"}, str(nps))
+    np = one(docs, "NetworkPolicy", "-control-plane")
+    admin_from = [r["from"] for r in np["spec"]["ingress"] if any(pt["port"] == "admin" for pt in r["ports"])]
+    check(f"{p} control plane admin port admits networkPolicy.adminFrom (in-cluster pods, not the world)",
+          admin_from == [values["networkPolicy"]["adminFrom"]] and all(f for f in admin_from[0]), str(admin_from))
     check(f"{p} no Ingress by default", not find(docs, "Ingress"))
 
 
@@ -389,6 +436,12 @@ def monitoring_checks(docs: list[dict]) -> None:
             check(f"{p} ServiceMonitor {sm['metadata']['name']} scrapes /metrics", sm["spec"]["endpoints"][0]["path"] == "/metrics")
     gw_sm = [s for s in sms if component(s) == "gateway"]
     check(f"{p} the gateway is scraped on its admin port", gw_sm and gw_sm[0]["spec"]["endpoints"][0]["port"] == "admin")
+    cp_sm = [s for s in sms if component(s) == "control-plane"]
+    check(f"{p} the control plane is scraped on its admin port",
+          cp_sm and [e["port"] for e in cp_sm[0]["spec"]["endpoints"]] == ["admin"])
+    # Scraped labels never replace the target's own (job, instance, namespace).
+    check(f"{p} the control plane's ServiceMonitor does not honor scraped labels",
+          cp_sm and not any(e.get("honorLabels") for e in cp_sm[0]["spec"]["endpoints"]))
 
 
 def production_checks(docs: list[dict], values: dict, defaults: dict) -> None:
@@ -461,16 +514,20 @@ def production_checks(docs: list[dict], values: dict, defaults: dict) -> None:
         for relay in defaults["ingress"]["relayPaths"]:
             check(f"{p} Ingress {relay} -> gateway", (relay, "Prefix", gw["metadata"]["name"]) in paths)
         check(f"{p} Ingress / -> control plane", ("/", "Prefix", cp["metadata"]["name"]) in paths)
-        check(f"{p} Ingress /metrics (Exact) kept off the control plane", ("/metrics", "Exact", gw["metadata"]["name"]) in paths)
         check(f"{p} Ingress relay paths come before the catch-all", paths[-1][0] == "/")
         svc_ports = {(s["metadata"]["name"], pt["name"]) for s in find(docs, "Service") for pt in s["spec"]["ports"]}
         check(f"{p} Ingress backends exist", all((pth["backend"]["service"]["name"], pth["backend"]["service"]["port"]["name"]) in svc_ports
                                                  for r in ing[0]["spec"]["rules"] for pth in r["http"]["paths"]))
+        ingress_checks(p, docs, ing[0])
     sms = find(docs, "ServiceMonitor")
     check(f"{p} ServiceMonitors forced on (no CRD at render time)", len(sms) == 2)
     check(f"{p} ServiceMonitor labels for the Prometheus selector", all(s["metadata"]["labels"].get("release") == "prometheus" for s in sms))
     nps = {component(d) for d in find(docs, "NetworkPolicy")}
     check(f"{p} only the control-plane NetworkPolicy (no bundled stores)", nps == {"control-plane"}, str(nps))
+    np = one(docs, "NetworkPolicy", "-control-plane")
+    admin_from = [r["from"] for r in np["spec"]["ingress"] if any(pt["port"] == "admin" for pt in r["ports"])]
+    check(f"{p} control plane admin port admits only the monitoring namespace's Prometheus",
+          admin_from == [values["networkPolicy"]["adminFrom"]], str(admin_from))
 
 
 def variant_checks(docs: list[dict]) -> None:
@@ -511,9 +568,23 @@ def variant_checks(docs: list[dict]) -> None:
           all("appProtocol" not in pt for pt in one(docs, "Service", "-control-plane-grpc")["spec"]["ports"]))
     ing = find(docs, "Ingress")
     check(f"{p} Ingress without TLS when none is given", ing and not ing[0]["spec"].get("tls"))
+    if ing:
+        ingress_checks(p, docs, ing[0])
     dbsec = next((s for n, s in secrets.items() if n.endswith("-database")), None)
     check(f"{p} inline database URL goes into a chart-made hook Secret",
           dbsec and dbsec["metadata"]["annotations"]["helm.sh/hook"] == "pre-install,pre-upgrade")
+
+
+def ingress_checks(p: str, docs: list[dict], ing: dict) -> None:
+    """No Ingress path reaches an admin port (metrics, health), by Service port name or number."""
+    svc_ports = {(s["metadata"]["name"], pt["name"]): pt for s in find(docs, "Service") for pt in s["spec"]["ports"]}
+    svc_ports |= {(s["metadata"]["name"], pt["port"]): pt for s in find(docs, "Service") for pt in s["spec"]["ports"]}
+    backends = [pth["backend"]["service"] for r in ing["spec"]["rules"] for pth in r["http"]["paths"]]
+    targets = [svc_ports.get((b["name"], b["port"].get("name", b["port"].get("number"))), {}).get("targetPort") for b in backends]
+    check(f"{p} Ingress reaches only http ports (no admin port: metrics stay internal)",
+          targets and all(t == "http" for t in targets), str(targets))
+    check(f"{p} Ingress has no /metrics path (neither plane serves metrics on its http port)",
+          not any(pth["path"].rstrip("/") == "/metrics" for r in ing["spec"]["rules"] for pth in r["http"]["paths"]))
 
 
 def cert_sans(b64pem: str) -> list[str] | None:

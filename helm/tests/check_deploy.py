@@ -23,7 +23,8 @@ What is checked:
     title, a Prometheus `datasource` variable that every panel, target and query variable uses,
     rate() windows of $__rate_interval, and every metric named in a query declared (`pub const
     NAME: &str = "...";`) in gateway/src/metrics.rs or control-plane/src/metrics.rs, with
-    _bucket/_sum/_count only on histograms and label matchers only on the metric's own labels.
+    _bucket/_sum/_count only on histograms and label matchers only on the metric's own labels
+    (a label named like a target label, e.g. `job`, as Prometheus stores it: exported_job).
 """
 
 from __future__ import annotations
@@ -194,7 +195,7 @@ def check_dockerfile(root: str, rel: str, package: str, ports: set[int], mapping
 
 def check_dockerfiles(root: str, mapping, chart_values: dict) -> dict:
     gw = check_dockerfile(root, "deploy/gateway.Dockerfile", "gateway", {3000, 9090}, mapping, chart_values)
-    cp = check_dockerfile(root, "deploy/control-plane.Dockerfile", "control-plane", {3000, 3001}, mapping, chart_values)
+    cp = check_dockerfile(root, "deploy/control-plane.Dockerfile", "control-plane", {3000, 3001, 9091}, mapping, chart_values)
     p = "deploy/control-plane.Dockerfile:"
     console = [s for s in cp["stages"] if s["name"] == "console"]
     check(f"{p} console built with node in its own stage (NODE_IMAGE)",
@@ -389,6 +390,14 @@ def check_compose(root: str, helps: dict[str, str]) -> None:
     cp_ip = svcs["control-plane"]["networks"]["backend"]["ipv4_address"]
     cp_listen_port = port_of(cp["--listen"])
     grpc_port = port_of(cp["--grpc-listen"])
+    cp_admin = cp.get("--admin-listen", "")
+    check(f"{p} control plane admin listener (metrics, health) on every interface", cp_admin.startswith("0.0.0.0:"), cp_admin)
+    cp_admin_port = port_of(cp_admin) if cp_admin else None
+    check(f"{p} control plane admin port differs from --listen and --grpc-listen",
+          cp_admin_port and cp_admin_port not in (cp_listen_port, grpc_port))
+    published = [str(x) for x in svcs["control-plane"].get("ports", [])]
+    check(f"{p} control plane admin port not published on the host",
+          cp_admin_port and not any(x.rsplit(":", 1)[-1].split("/")[0] == str(cp_admin_port) for x in published), str(published))
     cp_secret_targets = {s["target"] for s in svcs["control-plane"]["secrets"]}
     data_dir = cp["--data-dir"]
     check(f"{p} control plane reads the sync token and the encryption key from files in --data-dir",
@@ -421,7 +430,11 @@ def check_compose(root: str, helps: dict[str, str]) -> None:
     jobs = {j["job_name"]: [t for sc in j["static_configs"] for t in sc["targets"]] for j in prom["scrape_configs"]}
     check(f"{p} prometheus scrapes both gateways' admin ports", sorted(jobs.get("gateway", [])) == sorted(admin_targets),
           str(jobs.get("gateway")))
-    check(f"{p} prometheus scrapes the control plane's /metrics port", jobs.get("control-plane") == [f"control-plane:{cp_listen_port}"])
+    check(f"{p} prometheus scrapes the control plane's admin port", jobs.get("control-plane") == [f"control-plane:{cp_admin_port}"],
+          str(jobs.get("control-plane")))
+    honor = {j["job_name"]: j.get("honor_labels", False) for j in prom["scrape_configs"]}
+    check(f"{p} prometheus does not honor the control plane's labels (the target's own stay)",
+          not honor.get("control-plane"))
     check(f"{p} prometheus.yml mounted", any("prometheus.yml" in str(v) for v in svcs["prometheus"]["volumes"]))
 
 
@@ -431,6 +444,12 @@ def check_compose(root: str, helps: dict[str, str]) -> None:
 METRIC_SOURCES = ("gateway/src/metrics.rs", "control-plane/src/metrics.rs")
 # Labels Prometheus adds to every series (scrape target) or that histograms carry.
 TARGET_LABELS = {"job", "instance"}
+
+
+def scraped_labels(keys: set[str]) -> set[str]:
+    """A metric's labels as stored: one named like a target label is renamed exported_<name>
+    (honor_labels off, the default, and what compose and the chart use for the control plane)."""
+    return {f"exported_{k}" if k in TARGET_LABELS else k for k in keys}
 METRIC_RE = re.compile(r"(?<![A-Za-z0-9_:$])(?:gateway|control_plane)_[a-z_]+")
 DATASOURCE_REFS = ("${datasource}", "$datasource")
 
@@ -537,19 +556,21 @@ def check_dashboards(root: str) -> None:
                     if base == name or base not in histograms:
                         unknown.append(f"{name} ({where})")
                         continue
-                allowed = labels[base] | TARGET_LABELS | ({"le"} if name.endswith("_bucket") else set())
+                allowed = scraped_labels(labels[base]) | TARGET_LABELS | ({"le"} if name.endswith("_bucket") else set())
                 sel = re.match(r"\{([^}]*)\}", q[m.end():])
                 keys = re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:=~|!~|!=|=)", sel.group(1)) if sel else []
                 bad_labels += [f"{name}{{{k}}} ({where})" for k in keys if k not in allowed]
             # Aggregation labels must belong to a metric of the same query.
             allowed_here = set(TARGET_LABELS) | {"le"}
             for m in METRIC_RE.finditer(q):
-                allowed_here |= labels.get(re.sub(r"_(bucket|sum|count)$", "", m.group(0)), set()) | labels.get(m.group(0), set())
+                allowed_here |= scraped_labels(labels.get(re.sub(r"_(bucket|sum|count)$", "", m.group(0)), set())
+                                               | labels.get(m.group(0), set()))
             for group in re.findall(r"\b(?:by|without)\s*\(([^)]*)\)", q):
                 bad_labels += [f"by {k} ({where})" for k in re.findall(r"[A-Za-z_]\w*", group) if k not in allowed_here]
         check(f"{p} the {len(used)} metric names queried are declared in the metrics.rs files", used and not unknown,
               str(unknown))
-        check(f"{p} label matchers and groupings use the metrics' own labels (or job, instance, le)", not bad_labels,
+        check(f"{p} label matchers and groupings use the metrics' own labels (or job, instance, le, "
+              f"exported_<target label>)", not bad_labels,
               str(bad_labels))
 
 

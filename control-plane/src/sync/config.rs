@@ -195,7 +195,10 @@ async fn follow(state: AppState, feed: std::sync::Weak<Feed>) {
         listener.ensure().await;
         let Some(feed) = feed.upgrade() else { return };
         match stable_version(&state, &mut pending).await {
-            Ok(Some(v)) => feed.publish(v),
+            Ok(Some(v)) => {
+                feed.publish(v);
+                state.metrics().config_version.set(feed.latest());
+            }
             Ok(None) => {}
             Err(err) => tracing::warn!(error = %err, "reading the config version failed"),
         }
@@ -274,6 +277,8 @@ impl ConfigService for ConfigApi {
         let (tx, rx) = mpsc::channel(4);
         let (state, feed) = (self.state.clone(), self.feed.clone());
         tokio::spawn(async move {
+            let connected = state.metrics().gateways_connected.clone();
+            connected.inc();
             let stopping = state.shutting_down();
             tokio::select! {
                 result = stream_changes(&state, &feed, have, &tx) => {
@@ -290,6 +295,7 @@ impl ConfigService for ConfigApi {
                         .await;
                 }
             }
+            connected.dec();
             if let Err(err) = config_changes::gateway_gone(state.db(), &gateway_id).await {
                 tracing::warn!(gateway_id, error = %err, "recording the gateway failed");
             }
@@ -326,6 +332,8 @@ async fn stream_changes(
     tx: &Sender,
 ) -> Result<(), SyncError> {
     let db = state.db();
+    let push = &state.metrics().config_push;
+    let mut since = Instant::now();
     let mut wake = feed.latest.subscribe();
     let mut stable = match wake.wait_for(|v| *v >= 0).await {
         Ok(v) => *v,
@@ -344,6 +352,8 @@ async fn stream_changes(
         if tx.send(Ok(msg)).await.is_err() {
             return Ok(());
         }
+        push.with_label_values(&["snapshot"])
+            .observe(since.elapsed().as_secs_f64());
         cursor = stable;
     }
     loop {
@@ -359,6 +369,8 @@ async fn stream_changes(
                 if tx.send(Ok(msg)).await.is_err() {
                     return Ok(());
                 }
+                push.with_label_values(&["delta"])
+                    .observe(since.elapsed().as_secs_f64());
             }
             cursor = if rows.len() < usize::try_from(BATCH).unwrap_or(usize::MAX) {
                 stable
@@ -373,6 +385,7 @@ async fn stream_changes(
                     return Ok(());
                 }
                 stable = *wake.borrow_and_update();
+                since = Instant::now();
             }
         }
     }

@@ -114,10 +114,23 @@ async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAc
     let outcome = match usage::ingest_with(state.db(), &gateway_id, &rows, log_consume).await {
         Ok(outcome) => outcome,
         Err(err) => {
+            state
+                .metrics()
+                .usage_batches
+                .with_label_values(&["failed"])
+                .inc();
             tracing::warn!(gateway_id, batch_id, error = %err, "usage batch not committed");
             return Err(Status::unavailable("usage batch not committed"));
         }
     };
+    let now = crate::store::now();
+    for row in rows.iter().filter(|r| r.created_at > 0) {
+        // A gateway's clock ahead of ours counts as no lag.
+        state
+            .metrics()
+            .usage_lag
+            .observe(now.saturating_sub(row.created_at).max(0) as f64);
+    }
     // Read after the commit: at least the ids of the changes it made.
     let config_version = match config_changes::max_version(state.db()).await {
         Ok(v) => u64::try_from(v).unwrap_or(0),
@@ -127,6 +140,7 @@ async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAc
         }
     };
     let m = state.metrics();
+    m.usage_batches.with_label_values(&["committed"]).inc();
     m.usage_records
         .with_label_values(&["inserted"])
         .inc_by(u64::from(outcome.inserted));

@@ -114,6 +114,8 @@ impl Drop for Database {
 /// The control plane process and a signed-in admin.
 pub struct ControlPlane {
     pub port: u16,
+    /// The admin listener (metrics, health).
+    pub admin_port: u16,
     pub dir: tempfile::TempDir,
     pub db: Database,
     pub proc: Option<Proc>,
@@ -193,6 +195,7 @@ impl ControlPlane {
         };
         let mut cp = ControlPlane {
             port: free_port(),
+            admin_port: free_port(),
             dir: tempfile::tempdir().unwrap(),
             db,
             proc: None,
@@ -223,6 +226,8 @@ impl ControlPlane {
         cmd.args([
             "--listen",
             &format!("127.0.0.1:{}", self.port),
+            "--admin-listen",
+            &format!("127.0.0.1:{}", self.admin_port),
             "--data-dir",
             self.dir.path().to_str().unwrap(),
         ])
@@ -247,6 +252,25 @@ impl ControlPlane {
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// A sample of the control plane's `/metrics` (admin listener), e.g.
+    /// `control_plane_gateways_connected` or `name{label="v"}`.
+    pub async fn metric(&self, sample: &str) -> Option<f64> {
+        let reply = send(
+            "GET",
+            &format!("http://127.0.0.1:{}/metrics", self.admin_port),
+            &[],
+            Bytes::new(),
+        )
+        .await;
+        String::from_utf8_lossy(&reply.body).lines().find_map(|l| {
+            l.strip_prefix(sample)?
+                .strip_prefix(' ')?
+                .trim()
+                .parse()
+                .ok()
+        })
     }
 
     pub fn kill(&mut self) {

@@ -193,6 +193,13 @@ Render-time checks of combinations the schema cannot express well.
 {{- if and .Values.gateway.autoscaling.enabled (gt (int .Values.gateway.autoscaling.minReplicas) (int .Values.gateway.autoscaling.maxReplicas)) }}
 {{- fail "gateway.autoscaling.minReplicas is greater than maxReplicas" }}
 {{- end }}
+{{- $cpp := .Values.controlPlane.ports }}
+{{- if or (eq (int $cpp.http) (int $cpp.grpc)) (eq (int $cpp.http) (int $cpp.admin)) (eq (int $cpp.grpc) (int $cpp.admin)) }}
+{{- fail "controlPlane.ports.http, grpc and admin must differ: each is a listener of its own" }}
+{{- end }}
+{{- if eq (int .Values.gateway.ports.http) (int .Values.gateway.ports.admin) }}
+{{- fail "gateway.ports.http and admin must differ: each is a listener of its own" }}
+{{- end }}
 {{- end }}
 
 {{/*
