@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod metrics;
 pub mod outbound;
 pub mod settings;
+pub mod spans;
 pub mod state;
 pub mod store;
 pub mod sync;
@@ -42,6 +43,10 @@ pub fn app(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.clone(),
             admin::count_requests,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            spans::trace_requests,
         ))
         .with_state(state.clone())
         .layer(middleware::map_response(api::security_headers::add))

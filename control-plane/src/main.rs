@@ -79,6 +79,14 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     let grpc = grpc_listener(&settings).await?;
     let shutdown_timeout = Duration::from_secs(settings.shutdown_timeout);
     let state = AppState::new(db.clone(), settings).await?;
+    let otel = telemetry::Tracing::from_env(
+        "ai-gateway-control-plane",
+        &tokio::runtime::Handle::current(),
+    )
+    .map_err(anyhow::Error::msg)?;
+    if let Some(otel) = &otel {
+        state.export_spans(otel.tracer().clone());
+    }
     if let Some(path) = state.gateway_credentials().generated_token_file() {
         tracing::info!(
             path = %path.display(),
@@ -152,6 +160,9 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
                 "shutdown timeout: exiting with connections still open"
             );
         }
+    }
+    if let Some(otel) = otel {
+        let _ = tokio::task::spawn_blocking(move || otel.shutdown()).await;
     }
     tracing::info!("control plane stopped");
     Ok(())

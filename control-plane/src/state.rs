@@ -29,6 +29,8 @@ struct Inner {
     passwords: crate::hashing::PasswordPool,
     /// Set to true once the process is stopping: gateway streams end.
     shutdown: tokio::sync::watch::Sender<bool>,
+    /// Where spans go (while traces are exported).
+    tracer: std::sync::OnceLock<telemetry::SdkTracer>,
 }
 
 impl AppState {
@@ -60,8 +62,19 @@ impl AppState {
                 setup_token,
                 initialized: AtomicBool::new(initialized),
                 start_time: store::now(),
+                tracer: std::sync::OnceLock::new(),
             }),
         })
+    }
+
+    /// Spans go to `tracer` from now on (set once, at start).
+    pub fn export_spans(&self, tracer: telemetry::SdkTracer) {
+        let _ = self.inner.tracer.set(tracer);
+    }
+
+    /// The tracer, while traces are exported.
+    pub fn tracer(&self) -> Option<&telemetry::SdkTracer> {
+        self.inner.tracer.get()
     }
 
     pub fn db(&self) -> &Db {

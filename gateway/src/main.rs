@@ -183,10 +183,44 @@ fn main() -> anyhow::Result<()> {
         args.redis_url.as_ref(),
         Duration::from_millis(args.redis_timeout_ms),
     )?;
+    // Traces (when the environment asks): a gRPC exporter needs a runtime of its own here.
+    let export =
+        telemetry::export_from(|key| std::env::var(key).ok()).map_err(anyhow::Error::msg)?;
+    let otel_rt = if export == telemetry::Export::Off {
+        None
+    } else {
+        Some(
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("otel-export")
+                .enable_all()
+                .build()?,
+        )
+    };
+    let otel = match &otel_rt {
+        Some(rt) => start_tracing(&state, rt.handle())?,
+        None => None,
+    };
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
     let drain = Duration::from_secs(args.drain_seconds);
     build_server(state.clone(), &opts).run(shutdown_args(state, drain));
+    if let Some(otel) = otel {
+        otel.shutdown();
+    }
     Ok(())
+}
+
+/// Relay spans over OTLP when the environment asks (`OTEL_EXPORTER_OTLP_*`); a gRPC exporter
+/// runs on `rt`.
+fn start_tracing(
+    state: &GatewayState,
+    rt: &tokio::runtime::Handle,
+) -> anyhow::Result<Option<telemetry::Tracing>> {
+    let otel = telemetry::Tracing::from_env("ai-gateway", rt).map_err(anyhow::Error::msg)?;
+    if let Some(otel) = &otel {
+        let _ = state.tracer.set(otel.tracer().clone());
+    }
+    Ok(otel)
 }
 
 /// Shutdown on SIGTERM after in-flight requests finished (at most `drain`).
@@ -239,6 +273,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     );
     let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
     state.breakers.set_policy(breaker_policy(args));
+    let otel = start_tracing(&state, rt.handle())?;
     state
         .readiness
         .set_max_stale_secs(args.ready_max_stale_seconds);
@@ -274,6 +309,9 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     let drain = Duration::from_secs(args.drain_seconds);
     build_server(state.clone(), opts).run(shutdown_args(state, drain));
     rt.block_on(reporter.flush_and_stop(Duration::from_secs(10)));
+    if let Some(otel) = otel {
+        otel.shutdown();
+    }
     tracing::info!("gateway stopped");
     Ok(())
 }

@@ -85,6 +85,7 @@ pub fn build_state(
         concurrency: Arc::default(),
         limits: Arc::new(crate::limits::Limits::new(Some(metrics.limit_metrics()))),
         fleet: std::sync::OnceLock::new(),
+        tracer: std::sync::OnceLock::new(),
         breakers: crate::routing::Breakers::new(crate::routing::BreakerPolicy::default()),
         readiness: crate::state::Readiness::default(),
         config: ConfigStore::new(snapshot),

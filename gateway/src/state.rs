@@ -29,6 +29,8 @@ pub struct GatewayState {
     pub breakers: crate::routing::Breakers,
     /// What `/readyz` answers.
     pub readiness: Readiness,
+    /// Where relay spans go (while traces are exported).
+    pub tracer: std::sync::OnceLock<telemetry::SdkTracer>,
 }
 
 /// Whether the gateway should get new traffic: not while draining, and, when an operator set a

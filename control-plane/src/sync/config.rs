@@ -12,8 +12,10 @@ use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
 use super::snapshot::{self, SyncError};
+use crate::spans::Recorded;
 use crate::state::AppState;
 use crate::store::{self, DbKind, config_changes};
+use telemetry::KeyValue;
 
 /// How often the stable version is recomputed when no notification arrives (SQLite always
 /// polls: there is a single writer process and the read is one index lookup).
@@ -281,7 +283,7 @@ impl ConfigService for ConfigApi {
             connected.inc();
             let stopping = state.shutting_down();
             tokio::select! {
-                result = stream_changes(&state, &feed, have, &tx) => {
+                result = stream_changes(&state, &feed, have, &tx, &gateway_id) => {
                     if let Err(err) = result {
                         tracing::warn!(gateway_id, error = %err, "config stream failed");
                         let _ = tx
@@ -323,6 +325,24 @@ impl ConfigService for ConfigApi {
 
 type Sender = mpsc::Sender<Result<pb::WatchResponse, Status>>;
 
+/// The span of one config message to a gateway: a snapshot of `to`, or the delta `from`..`to`.
+fn push_span(
+    state: &AppState,
+    gateway_id: &str,
+    kind: &'static str,
+    from: i64,
+    to: i64,
+) -> Recorded {
+    Recorded::start(state, "config.push", || {
+        vec![
+            KeyValue::new("ai_gateway.gateway.id", gateway_id.to_owned()),
+            KeyValue::new("ai_gateway.config.kind", kind),
+            KeyValue::new("ai_gateway.config.from_version", from),
+            KeyValue::new("ai_gateway.config.version", to),
+        ]
+    })
+}
+
 /// Sends a snapshot if needed, then deltas up to the stable version, until the gateway goes
 /// away.
 async fn stream_changes(
@@ -330,6 +350,7 @@ async fn stream_changes(
     feed: &Feed,
     have: i64,
     tx: &Sender,
+    gateway_id: &str,
 ) -> Result<(), SyncError> {
     let db = state.db();
     let push = &state.metrics().config_push;
@@ -344,14 +365,18 @@ async fn stream_changes(
     let mut cursor = have;
     if have <= 0 || have > stable || have < oldest.saturating_sub(1) {
         // Read after `stable` was: every change up to it is in the tables read.
+        let mut span = push_span(state, gateway_id, "snapshot", 0, stable);
         let snap = snapshot::snapshot(state, stable).await?;
         let msg = pb::WatchResponse {
             snapshot: Some(snap),
             delta: None,
         };
         if tx.send(Ok(msg)).await.is_err() {
+            span.fail("gateway_gone");
+            span.end();
             return Ok(());
         }
+        span.end();
         push.with_label_values(&["snapshot"])
             .observe(since.elapsed().as_secs_f64());
         cursor = stable;
@@ -361,14 +386,18 @@ async fn stream_changes(
             let rows = config_changes::between(db, cursor, stable, BATCH).await?;
             let top = rows.last().map_or(stable, |c| c.version);
             if !rows.is_empty() {
+                let mut span = push_span(state, gateway_id, "delta", cursor, top);
                 let delta = snapshot::delta(state, cursor, top, &rows).await?;
                 let msg = pb::WatchResponse {
                     snapshot: None,
                     delta: Some(delta),
                 };
                 if tx.send(Ok(msg)).await.is_err() {
+                    span.fail("gateway_gone");
+                    span.end();
                     return Ok(());
                 }
+                span.end();
                 push.with_label_values(&["delta"])
                     .observe(since.elapsed().as_secs_f64());
             }

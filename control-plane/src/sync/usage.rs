@@ -9,9 +9,11 @@ use proto::usage::v1::usage_service_server::UsageService;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status, Streaming};
 
+use crate::spans::Recorded;
 use crate::state::AppState;
 use crate::store::config_changes;
 use crate::store::usage::{self, UsageRow};
+use telemetry::KeyValue;
 
 /// The usage service over the application state.
 #[derive(Clone)]
@@ -104,6 +106,16 @@ fn commit_batches(state: AppState, mut batches: Streaming<pb::ReportBatch>) -> A
 async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAck, Status> {
     let batch_id = batch.batch_id;
     let gateway_id = batch.gateway_id;
+    let mut span = Recorded::start(state, "usage.ingest", || {
+        vec![
+            KeyValue::new("ai_gateway.gateway.id", gateway_id.clone()),
+            KeyValue::new("ai_gateway.batch.id", batch_id.to_string()),
+            KeyValue::new(
+                "ai_gateway.batch.records",
+                i64::try_from(batch.records.len()).unwrap_or(i64::MAX),
+            ),
+        ]
+    });
     let failures = crate::health::failures_of(&batch.records);
     let rows: Vec<UsageRow> = batch.records.into_iter().map(to_row).collect();
     // Consumption rows are charged without a log row while LogConsumeEnabled is off.
@@ -120,6 +132,8 @@ async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAc
                 .with_label_values(&["failed"])
                 .inc();
             tracing::warn!(gateway_id, batch_id, error = %err, "usage batch not committed");
+            span.fail("not_committed");
+            span.end();
             return Err(Status::unavailable("usage batch not committed"));
         }
     };
@@ -139,6 +153,17 @@ async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAc
             0
         }
     };
+    span.record(|| {
+        vec![
+            KeyValue::new("ai_gateway.batch.inserted", i64::from(outcome.inserted)),
+            KeyValue::new("ai_gateway.batch.duplicates", i64::from(outcome.duplicates)),
+            KeyValue::new(
+                "ai_gateway.batch.rejected",
+                i64::try_from(outcome.rejected.len()).unwrap_or(i64::MAX),
+            ),
+        ]
+    });
+    span.end();
     let m = state.metrics();
     m.usage_batches.with_label_values(&["committed"]).inc();
     m.usage_records

@@ -61,6 +61,8 @@ pub struct SeenRequest {
     /// Body `stream: true`, or Gemini's `:streamGenerateContent`.
     pub stream: bool,
     pub include_usage: Option<bool>,
+    /// W3C `traceparent` header (the caller's trace context).
+    pub traceparent: Option<String>,
 }
 
 /// Where a request carried its key, and the key (test keys only).
@@ -338,6 +340,7 @@ impl Call {
             credential,
             anthropic_version: owned(self.header("anthropic-version")),
             anthropic_beta: owned(self.header("anthropic-beta")),
+            traceparent: owned(self.header("traceparent")),
             stream,
             include_usage: self
                 .field("stream_options")

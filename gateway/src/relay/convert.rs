@@ -193,7 +193,7 @@ pub async fn attempt(
     }
     let stream = job.stream();
     let request = upstream::build_request(channel, trace.key, &out.url, out.body, stream, &extra)?;
-    let mut answer = post::send(r, session, opts, request).await?;
+    let mut answer = post::send(r, session, opts, request, trace).await?;
     let dialect = job.dialect();
     let protocol = channel.spec.protocol;
     if stream && answer.is_sse {

@@ -14,6 +14,7 @@ mod post;
 mod record;
 mod respond;
 mod shape;
+mod spans;
 mod sse;
 
 pub use cors::CorsOrigins;
@@ -162,6 +163,15 @@ impl ProxyHttp for Relay {
         let _in_flight = crate::state::InFlight::enter(&self.state.in_flight);
         let mut trace = ctx.trace.take().unwrap_or_default();
         trace.cors_origin = self.cors.allow(&session.req_header().headers);
+        if let Some(tracer) = self.state.tracer.get() {
+            let req = session.req_header();
+            trace.span = Some(spans::RequestSpan::begin(
+                tracer,
+                &req.method,
+                &req.headers,
+                req.uri.path(),
+            ));
+        }
         let snap = self.state.config.load();
         let result = self.dispatch(session, &snap, &mut trace).await;
         if let Err(failure) = result {

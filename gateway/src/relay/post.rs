@@ -312,12 +312,30 @@ async fn attempts(
         trace.key = channel.keys.pick(|k| breakers.allows(channel.id, k, now));
         breakers.begin(channel.id, trace.key.index, now);
         trace.channel = Some(channel.clone());
+        if let Some(span) = trace.span.as_mut() {
+            span.begin_attempt(&channel, trace.endpoint);
+        }
         let result = match (job, channel.spec.protocol) {
             (Job::OpenAi(parsed), Protocol::OpenAi) => {
                 attempt(r, session, snap, &channel, parsed, trace, budget).await
             }
             _ => convert::attempt(r, session, snap, &channel, job, trace, budget).await,
         };
+        if let Some(span) = trace.span.as_mut() {
+            let failure = match &result {
+                Ok(_) => None,
+                Err(AttemptError::Upstream(e)) => Some((
+                    e.code(),
+                    match e {
+                        UpstreamError::Status { status, .. } => Some(*status),
+                        _ => None,
+                    },
+                )),
+                Err(AttemptError::Gateway(e)) => Some((e.code(), None)),
+                Err(AttemptError::ClientGone(_)) => Some(("client_gone", None)),
+            };
+            span.end_attempt(&trace.upstream_model, failure);
+        }
         breaker_outcome(&r.state, &channel, trace.key.index, &result);
         match result {
             Ok(outcome) => return Ok(outcome),
@@ -416,8 +434,12 @@ pub async fn send(
     r: &Relay,
     session: &mut Session,
     opts: &Options,
-    request: http::Request<upstream::Chunks>,
+    mut request: http::Request<upstream::Chunks>,
+    trace: &Trace,
 ) -> Result<Answer, AttemptError> {
+    if let Some(span) = &trace.span {
+        span.inject(request.headers_mut());
+    }
     let started = Instant::now();
     let deadline = started + opts.first_byte_timeout;
     let response = tokio::select! {
@@ -510,7 +532,7 @@ async fn attempt(
         .upstream_chunks(&upstream_model, force_usage)
         .map_err(|e| AttemptError::Gateway(e.into()))?;
     let request = upstream::build_request(channel, trace.key, &url, body, parsed.stream, &[])?;
-    let mut answer = send(r, session, opts, request).await?;
+    let mut answer = send(r, session, opts, request, trace).await?;
     if parsed.stream && answer.is_sse {
         let relay = StreamRelay::new(
             &parsed.model,

@@ -52,6 +52,8 @@ pub struct Trace {
     pub playground: bool,
     /// Upstream attempts that failed, in order.
     pub channel_failures: Vec<crate::usage::ChannelFailure>,
+    /// The request's OpenTelemetry spans (while traces are exported).
+    pub span: Option<super::spans::RequestSpan>,
 }
 
 fn new_request_id(now: std::time::SystemTime) -> String {
@@ -96,6 +98,7 @@ impl Trace {
             cors_origin: None,
             playground: false,
             channel_failures: Vec::new(),
+            span: None,
         }
     }
 
@@ -167,8 +170,11 @@ impl Trace {
     }
 
     /// Emits the usage record and the request metrics.
-    pub fn finish(self, state: &GatewayState) {
+    pub fn finish(mut self, state: &GatewayState) {
         let elapsed = self.started.elapsed();
+        if let Some(span) = self.span.take() {
+            span.finish(&self);
+        }
         let stream_label = if self.stream { "true" } else { "false" };
         tracing::info!(
             request_id = self.request_id,

@@ -125,6 +125,18 @@ pub struct ControlPlane {
     pub extra_args: Vec<String>,
 }
 
+/// Environment variables every control plane and gateway this test binary starts gets (set
+/// once, before the first start; e.g. the OpenTelemetry exporter's).
+pub static CHILD_ENV: OnceLock<Vec<(String, String)>> = OnceLock::new();
+
+fn child_env() -> impl Iterator<Item = (&'static str, &'static str)> {
+    CHILD_ENV
+        .get()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+}
+
 /// A log file opened for appending (several processes may share one).
 pub fn log_file(path: &Path) -> std::fs::File {
     std::fs::OpenOptions::new()
@@ -235,6 +247,7 @@ impl ControlPlane {
         .env_remove("DATABASE_URL")
         .env_remove("GATEWAY_SYNC_TOKEN")
         .env("RUST_LOG", "warn")
+        .envs(child_env())
         .stdout(log_file(&self.dir.path().join("control-plane.log")))
         .stderr(log_file(&self.dir.path().join("control-plane.log")));
         if let Some(url) = self.db.url() {
@@ -350,9 +363,20 @@ pub struct Gateway {
 
 impl Gateway {
     pub async fn start(cp: &ControlPlane, spool: &Path, name: &str) -> Gateway {
+        Self::start_with_env(cp, spool, name, &[]).await
+    }
+
+    /// Like [`Gateway::start`], with more environment variables for this process.
+    pub async fn start_with_env(
+        cp: &ControlPlane,
+        spool: &Path,
+        name: &str,
+        env: &[(&str, &str)],
+    ) -> Gateway {
         let token = cp.token_file();
         let args = ["--sync-token-file".to_string(), token.display().to_string()];
-        let gw = Gateway::spawn(cp.port, &cp.url(), spool, name, &args);
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+        let gw = Self::launch(addr, cp.port, &cp.url(), spool, name, &args, env);
         wait_listening(gw.addr).await;
         gw
     }
@@ -379,6 +403,18 @@ impl Gateway {
         spool: &Path,
         name: &str,
         args: &[String],
+    ) -> Gateway {
+        Self::launch(addr, cp_port, control_plane, spool, name, args, &[])
+    }
+
+    fn launch(
+        addr: SocketAddr,
+        cp_port: u16,
+        control_plane: &str,
+        spool: &Path,
+        name: &str,
+        args: &[String],
+        env: &[(&str, &str)],
     ) -> Gateway {
         let admin = format!("127.0.0.1:{}", free_port());
         std::fs::create_dir_all(spool).unwrap();
@@ -408,6 +444,8 @@ impl Gateway {
             .args(args)
             .env_remove("GATEWAY_SYNC_TOKEN")
             .env("RUST_LOG", "warn")
+            .envs(child_env())
+            .envs(env.iter().copied())
             .stdout(log_file(&log))
             .stderr(log_file(&log))
             .spawn()
