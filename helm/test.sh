@@ -12,7 +12,8 @@
 #
 # Steps: helm lint --strict (default and production values); helm template of four value sets
 # (default, default + Prometheus Operator API, production, a variant with generated gRPC mTLS,
-# ephemeral spool, no Redis, inline external database); every manifest validated strictly
+# ephemeral spool, no Redis, inline external database, OTLP/gRPC tracing with headers from a
+# Secret); every manifest validated strictly
 # against Kubernetes $KUBE_VERSION (CRD kinds excepted); assertions on the objects
 # (helm/tests/check_chart.py); values the schema or templates must refuse; hadolint and
 # structural checks of the Dockerfiles, the binaries' glibc and library needs against the
@@ -168,14 +169,19 @@ template() {
 run "template: default" template default
 run "template: default + monitoring.coreos.com/v1 (ServiceMonitor)" template monitoring --api-versions monitoring.coreos.com/v1
 run "template: production" template production -f "$CHART/values-production.yaml"
-run "template: variant (generated mTLS, ephemeral spool, no Redis, inline external DB)" template variant \
+# The tracing values are VARIANT_TRACING in helm/tests/check_chart.py.
+run "template: variant (generated mTLS, ephemeral spool, no Redis, inline external DB, OTLP/gRPC tracing)" template variant \
   --set grpcTls.enabled=true,grpcTls.mtls=true \
   --set gateway.spool.type=ephemeral,gateway.spool.ephemeral.size=5Gi \
   --set redis.mode=disabled \
   --set postgresql.mode=external,postgresql.external.url=postgres://gateway:secret@db.example:5432/gateway \
   --set controlPlane.service.clusterIP=10.96.0.50 \
   --set gateway.autoscaling.enabled=false,gateway.autoscaling.inFlightRequests.enabled=true \
-  --set ingress.enabled=true
+  --set ingress.enabled=true \
+  --set tracing.enabled=true,tracing.endpoint=http://otel-collector.observability:4317,tracing.protocol=grpc \
+  --set tracing.headersSecret.name=ai-gateway-otlp,tracing.headersSecret.key=headers \
+  --set tracing.serviceNames.gateway=ai-gateway-edge \
+  --set tracing.sampler.name=parentbased_traceidratio --set-string tracing.sampler.ratio=0.25
 
 run "NOTES.txt renders (install --dry-run=client): default" "$HELM" install ai-gateway "$CHART" --namespace ai-gateway --dry-run=client
 run "NOTES.txt renders (install --dry-run=client): production" "$HELM" install ai-gateway "$CHART" --namespace ai-gateway --dry-run=client -f "$CHART/values-production.yaml"
@@ -195,6 +201,13 @@ expect_fail "schema: networkPolicy.adminFrom peer with an unknown key" "adminFro
 expect_fail "schema: ingress.hideControlPlaneMetrics is gone (no metrics on the http port)" "additional properties" refuse --set ingress.hideControlPlaneMetrics=true
 expect_fail "schema: in-flight metric name with a dash" "metricName" refuse --set gateway.autoscaling.inFlightRequests.metricName=in-flight
 expect_fail "schema: redis URL with another scheme" "redis/external/url" refuse --set redis.mode=external,redis.external.url=http://cache:6379
+expect_fail "schema: tracing.protocol=udp" "tracing/protocol" refuse --set tracing.enabled=true,tracing.endpoint=http://otel:4318,tracing.protocol=udp
+expect_fail "schema: tracing.endpoint without a scheme" "tracing/endpoint" refuse --set tracing.enabled=true,tracing.endpoint=otel:4318
+expect_fail "schema: tracing.sampler.ratio=2" "sampler/ratio" refuse --set tracing.sampler.name=traceidratio,tracing.sampler.ratio=2
+expect_fail "schema: tracing resource attribute with a comma" "resourceAttributes" refuse --set 'tracing.resourceAttributes.team=a\,b'
+expect_fail "template: tracing on without an endpoint" "tracing.enabled needs tracing.endpoint" refuse --set tracing.enabled=true
+expect_fail "template: sampler ratio without a ratio sampler" "tracing.sampler.ratio needs" refuse --set tracing.enabled=true,tracing.endpoint=http://otel:4318,tracing.sampler.ratio=0.5
+expect_fail "template: extraEnv repeats a tracing variable" "extraEnv sets OTEL_EXPORTER_OTLP_ENDPOINT" refuse --set tracing.enabled=true,tracing.endpoint=http://otel:4318 --set 'controlPlane.extraEnv[0].name=OTEL_EXPORTER_OTLP_ENDPOINT,controlPlane.extraEnv[0].value=http://x:4318'
 expect_fail "template: external PostgreSQL without URL or Secret" "postgresql.mode=external needs" refuse --set postgresql.mode=external
 expect_fail "template: termination grace shorter than the drain" "shorter than" refuse --set gateway.shutdown.terminationGracePeriodSeconds=60
 expect_fail "template: mTLS without TLS" "grpcTls.mtls needs grpcTls.enabled" refuse --set grpcTls.mtls=true

@@ -13,6 +13,7 @@ pub const TIME_TO_FIRST_TOKEN: &str = "gateway_time_to_first_token_seconds";
 pub const UPSTREAM_ERRORS: &str = "gateway_upstream_errors_total";
 pub const TOKENS: &str = "gateway_tokens_total";
 pub const SNAPSHOT_VERSION: &str = "gateway_snapshot_version";
+pub const SNAPSHOT_APPLIED: &str = "gateway_snapshot_applied_timestamp_seconds";
 pub const CONFIG_STREAM_UP: &str = "gateway_config_stream_up";
 pub const USAGE_SPOOL: &str = "gateway_usage_spool_records";
 pub const USAGE_DROPPED: &str = "gateway_usage_records_dropped_total";
@@ -192,6 +193,8 @@ pub struct Metrics {
     pub upstream_errors: IntCounterVec,
     pub tokens: IntCounterVec,
     pub snapshot_version: IntGauge,
+    /// Unix time the config in force was applied (its age: `time() -` this).
+    pub snapshot_applied: IntGauge,
     /// 1 while the control plane's config stream delivers, 0 while it is away.
     pub config_stream_up: IntGauge,
     /// Usage records waiting in the on-disk spool.
@@ -225,6 +228,16 @@ pub struct Metrics {
 }
 
 impl Metrics {
+    /// Notes a config of `version` put in force now.
+    pub fn config_applied(&self, version: u64) {
+        self.snapshot_version
+            .set(i64::try_from(version).unwrap_or(i64::MAX));
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        self.snapshot_applied.set(now);
+    }
+
     /// Creates and registers every metric.
     pub fn new() -> Result<Self, prometheus::Error> {
         let registry = Registry::new();
@@ -262,6 +275,11 @@ impl Metrics {
         )?;
         let usage_spool = IntGauge::new(USAGE_SPOOL, "Usage records waiting in the spool")?;
         registry.register(Box::new(snapshot_version.clone()))?;
+        let snapshot_applied = IntGauge::new(
+            SNAPSHOT_APPLIED,
+            "Unix time the config in force was applied (snapshot or delta)",
+        )?;
+        registry.register(Box::new(snapshot_applied.clone()))?;
         registry.register(Box::new(config_stream_up.clone()))?;
         registry.register(Box::new(usage_spool.clone()))?;
         let usage_dropped = IntCounterVec::new(
@@ -331,6 +349,7 @@ impl Metrics {
             upstream_errors,
             tokens,
             snapshot_version,
+            snapshot_applied,
             config_stream_up,
             usage_spool,
             usage_dropped,

@@ -76,9 +76,7 @@ pub fn build_state(
     std::thread::spawn(adapters::tokens::warm_up);
     let upstream = Upstream::new(snapshot.options.connect_timeout)?;
     let metrics = Metrics::new()?;
-    metrics
-        .snapshot_version
-        .set(i64::try_from(snapshot.version).unwrap_or(i64::MAX));
+    metrics.config_applied(snapshot.version);
     Ok(Arc::new(GatewayState {
         in_flight: std::sync::atomic::AtomicUsize::new(0),
         carry: sink.carry(),

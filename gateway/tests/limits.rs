@@ -396,7 +396,12 @@ async fn channel_concurrency_holds_across_gateways() {
         common::wait_listening(gw.addr).await;
         gw.wait_metric("gateway_rate_limit_redis_up", 1, Duration::from_secs(10))
             .await;
+        gw.wait_metric("gateway_fleet_budget_redis_up", 1, Duration::from_secs(10))
+            .await;
     }
+    // A fresh Redis starts a new epoch of the fleet budget, whose grants wait out a grace
+    // (1 s): the calls below must not both be held there and then race for the one slot.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
     let first = gws[0].chat(&sys.key, "solo-model");
     let second = async {
         tokio::time::sleep(Duration::from_millis(400)).await;

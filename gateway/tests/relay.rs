@@ -472,6 +472,14 @@ async fn admin_port_serves_health_and_metrics() {
         assert!(got.ends_with(value), "{got}");
     }
     assert!(line("gateway_snapshot_version 3").is_some());
+    // The config's age: applied at start, a moment ago.
+    let applied: i64 = line("gateway_snapshot_applied_timestamp_seconds ")
+        .and_then(|l| l.rsplit(' ').next()?.parse().ok())
+        .unwrap_or(0);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    assert!((now - 600..=now).contains(&applied), "{applied} vs {now}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,7 +7,8 @@ RENDER_DIR holds the outputs of `helm template` that helm/test.sh wrote:
   monitoring.yaml  default values, with the Prometheus Operator's API (--api-versions)
   production.yaml  values-production.yaml
   variant.yaml     generated gRPC TLS + mTLS, ephemeral spool, no Redis, external database by
-                   inline URL, pinned control-plane ClusterIP, autoscaling off, ingress on
+                   inline URL, pinned control-plane ClusterIP, autoscaling off, ingress on,
+                   tracing over OTLP/gRPC with headers from a Secret (VARIANT_TRACING)
 Every manifest is validated with kubernetes-validate (strict) against KUBE_VERSION, except the
 kinds of CRDs (ServiceMonitor), whose schemas it does not have. The --help texts of the binaries,
 when given, are used to check that every flag the chart passes exists.
@@ -27,6 +28,15 @@ import yaml
 # After SIGTERM, drain, grace and runtime shutdown, the gateway delivers queued usage for up to
 # 10 s (fixed in the gateway; gateway/README.md).
 SPOOL_DELIVERY_S = 10
+
+# The tracing values helm/test.sh sets for the variant render (keep both in step).
+VARIANT_TRACING = {
+    "endpoint": "http://otel-collector.observability:4317",
+    "protocol": "grpc",
+    "headersSecret": {"name": "ai-gateway-otlp", "key": "headers"},
+    "serviceNames": {"gateway": "ai-gateway-edge"},
+    "sampler": {"name": "parentbased_traceidratio", "ratio": "0.25"},
+}
 
 # Kinds served by CRDs: kubernetes-validate has no schema for them; checked by assertions only.
 CRD_KINDS = {("monitoring.coreos.com/v1", "ServiceMonitor")}
@@ -85,6 +95,51 @@ def port_of(addr: str) -> int:
 
 def env_of(c: dict, name: str) -> dict | None:
     return next((e for e in c.get("env", []) if e["name"] == name), None)
+
+
+def env_value(c: dict, name: str) -> str | None:
+    return (env_of(c, name) or {}).get("value")
+
+
+def otel_env(d: dict) -> list[str]:
+    """Names of the OTEL_* variables of a workload's containers."""
+    return [e["name"] for c in pod_spec(d)["containers"] for e in c.get("env", []) if e["name"].startswith("OTEL_")]
+
+
+def tracing_checks(p: str, docs: list[dict], tracing: dict) -> None:
+    """Both Deployments export to tracing['endpoint'] with its protocol, headers from the given
+    Secret (or none), the pod named in the resource attributes, and a service name only when set."""
+    for d, key in ((one(docs, "Deployment", "-gateway"), "gateway"), (one(docs, "Deployment", "-control-plane"), "controlPlane")):
+        c = pod_spec(d)["containers"][0]
+        who = f"{p} {d['metadata']['name']}"
+        check(f"{who} OTEL_EXPORTER_OTLP_ENDPOINT is the collector",
+              env_value(c, "OTEL_EXPORTER_OTLP_ENDPOINT") == tracing["endpoint"], str(env_of(c, "OTEL_EXPORTER_OTLP_ENDPOINT")))
+        check(f"{who} OTEL_EXPORTER_OTLP_PROTOCOL {tracing['protocol']}",
+              env_value(c, "OTEL_EXPORTER_OTLP_PROTOCOL") == tracing["protocol"])
+        headers = env_of(c, "OTEL_EXPORTER_OTLP_HEADERS")
+        hs = tracing.get("headersSecret", {})
+        if hs.get("name"):
+            check(f"{who} OTEL_EXPORTER_OTLP_HEADERS from Secret {hs['name']} key {hs['key']}",
+                  headers and "value" not in headers
+                  and headers.get("valueFrom", {}).get("secretKeyRef") == {"name": hs["name"], "key": hs["key"]}, str(headers))
+        else:
+            check(f"{who} no OTEL_EXPORTER_OTLP_HEADERS without a headers Secret", headers is None)
+        service = tracing.get("serviceNames", {}).get(key, "")
+        check(f"{who} OTEL_SERVICE_NAME {service or '(the binary default: unset)'}",
+              env_value(c, "OTEL_SERVICE_NAME") == (service or None))
+        sampler = tracing.get("sampler", {})
+        check(f"{who} OTEL_TRACES_SAMPLER / _ARG as configured",
+              env_value(c, "OTEL_TRACES_SAMPLER") == (sampler.get("name") or None)
+              and env_value(c, "OTEL_TRACES_SAMPLER_ARG") == (None if sampler.get("ratio") is None else str(sampler["ratio"])))
+        attrs = dict(kv.split("=", 1) for kv in (env_value(c, "OTEL_RESOURCE_ATTRIBUTES") or "").split(",") if "=" in kv)
+        pod_var = re.fullmatch(r"\$\((\w+)\)", attrs.get("k8s.pod.name", ""))
+        pod_env = env_of(c, pod_var.group(1)) if pod_var else None
+        check(f"{who} resource attributes name the namespace, Deployment and pod (downward API)",
+              attrs.get("k8s.namespace.name") == d["metadata"].get("namespace", "ai-gateway")
+              and attrs.get("k8s.deployment.name") == d["metadata"]["name"]
+              and pod_env and pod_env.get("valueFrom", {}).get("fieldRef", {}).get("fieldPath") == "metadata.name", str(attrs))
+        check(f"{who} no service.name in OTEL_RESOURCE_ATTRIBUTES (one per plane: OTEL_SERVICE_NAME)",
+              "service.name" not in attrs)
 
 
 def matches(selector: dict, labels: dict) -> bool:
@@ -329,13 +384,27 @@ def common_checks(scenario: str, docs: list[dict], existing_secrets: set[str]) -
         for c in pod_spec(w)["containers"]:
             for e in c.get("env", []):
                 if e["name"] in ("DATABASE_URL", "REDIS_URL", "GATEWAY_SYNC_TOKEN", "ENCRYPTION_KEY",
-                                 "SETUP_TOKEN", "POSTGRES_PASSWORD", "REDIS_PASSWORD"):
+                                 "SETUP_TOKEN", "POSTGRES_PASSWORD", "REDIS_PASSWORD",
+                                 "OTEL_EXPORTER_OTLP_HEADERS"):
                     check(f"{p} {w['metadata']['name']} {e['name']} comes from a Secret",
                           "value" not in e and "secretKeyRef" in e.get("valueFrom", {}))
             check(f"{p} {w['metadata']['name']}/{c['name']} has no credential in its args",
                   not any(re.search(r"(token|password|key)=[^/]", a, re.I) and "-file=" not in a
                           and not a.startswith(("--client-key=", "--grpc-tls-key="))
                           for a in c.get("args", [])))
+
+    # Env: one entry per name (server-side apply refuses duplicates), and every $(VAR) names a
+    # variable defined before it (Kubernetes leaves others unexpanded).
+    for w in workloads:
+        for c in pod_spec(w)["containers"]:
+            names = [e["name"] for e in c.get("env", [])]
+            dup = sorted({n for n in names if names.count(n) > 1})
+            check(f"{p} {w['metadata']['name']}/{c['name']} env names unique", not dup, str(dup))
+            for i, e in enumerate(c.get("env", [])):
+                refs = re.findall(r"(?<!\$)\$\((\w+)\)", e.get("value", ""))
+                if refs:
+                    check(f"{p} {w['metadata']['name']} {e['name']}: $(...) names earlier variables",
+                          all(r in names[:i] for r in refs), str(refs))
 
     # NetworkPolicy: the control plane's gRPC port only from gateway pods.
     nps = find(docs, "NetworkPolicy", lambda d: d["spec"]["podSelector"]["matchLabels"].get(
@@ -417,6 +486,10 @@ def default_checks(docs: list[dict], values: dict) -> None:
     check(f"{p} control plane admin port admits networkPolicy.adminFrom (in-cluster pods, not the world)",
           admin_from == [values["networkPolicy"]["adminFrom"]] and all(f for f in admin_from[0]), str(admin_from))
     check(f"{p} no Ingress by default", not find(docs, "Ingress"))
+    check(f"{p} tracing off by default: no OTEL_ variable in any workload",
+          not values["tracing"]["enabled"]
+          and not [n for w in find(docs, "Deployment") + find(docs, "StatefulSet") + find(docs, "Job") for n in otel_env(w)],
+          str([(w["metadata"]["name"], otel_env(w)) for w in find(docs, "Deployment") if otel_env(w)]))
 
 
 def monitoring_checks(docs: list[dict]) -> None:
@@ -522,8 +595,12 @@ def production_checks(docs: list[dict], values: dict, defaults: dict) -> None:
     sms = find(docs, "ServiceMonitor")
     check(f"{p} ServiceMonitors forced on (no CRD at render time)", len(sms) == 2)
     check(f"{p} ServiceMonitor labels for the Prometheus selector", all(s["metadata"]["labels"].get("release") == "prometheus" for s in sms))
+    tracing_checks(p, docs, values["tracing"])
+    check(f"{p} the migration Job exports no traces", not otel_env(job))
     nps = {component(d) for d in find(docs, "NetworkPolicy")}
     check(f"{p} only the control-plane NetworkPolicy (no bundled stores)", nps == {"control-plane"}, str(nps))
+    check(f"{p} NetworkPolicies restrict ingress only (the collector stays reachable)",
+          all(d["spec"].get("policyTypes") == ["Ingress"] and "egress" not in d["spec"] for d in find(docs, "NetworkPolicy")))
     np = one(docs, "NetworkPolicy", "-control-plane")
     admin_from = [r["from"] for r in np["spec"]["ingress"] if any(pt["port"] == "admin" for pt in r["ports"])]
     check(f"{p} control plane admin port admits only the monitoring namespace's Prometheus",
@@ -570,6 +647,7 @@ def variant_checks(docs: list[dict]) -> None:
     check(f"{p} Ingress without TLS when none is given", ing and not ing[0]["spec"].get("tls"))
     if ing:
         ingress_checks(p, docs, ing[0])
+    tracing_checks(p, docs, VARIANT_TRACING)
     dbsec = next((s for n, s in secrets.items() if n.endswith("-database")), None)
     check(f"{p} inline database URL goes into a chart-made hook Secret",
           dbsec and dbsec["metadata"]["annotations"]["helm.sh/hook"] == "pre-install,pre-upgrade")
@@ -639,7 +717,9 @@ def main() -> int:
                      production["grpcTls"]["clientExistingSecret"]}
     for scenario, docs in renders.items():
         try:
-            common_checks(scenario, docs, prod_existing if scenario == "production" else set())
+            existing = (prod_existing if scenario == "production"
+                        else {VARIANT_TRACING["headersSecret"]["name"]} if scenario == "variant" else set())
+            common_checks(scenario, docs, existing)
         except (AssertionError, KeyError, StopIteration, TypeError) as e:
             check(f"{scenario}: common checks ran", False, f"{type(e).__name__}: {e}")
     for fn, args in ((default_checks, (renders["default"], defaults)),

@@ -18,7 +18,8 @@ What is checked:
     libraries are in the allowlist the base provides. ELF is parsed here (no binutils needed);
     when readelf exists its answer is compared.
   * compose.yaml: the services, ports, secrets and flags (each flag must be in the binary's
-    --help), and that the addresses agree with each other and with prometheus.yml.
+    --help), that the addresses agree with each other and with prometheus.yml, and that traces
+    are off by default (OTEL_EXPORTER_OTLP_ENDPOINT empty) with any collector in a profile.
   * Grafana dashboards (deploy/grafana/*.json): valid JSON, schemaVersion >= 39, unique uid and
     title, a Prometheus `datasource` variable that every panel, target and query variable uses,
     rate() windows of $__rate_interval, and every metric named in a query declared (`pub const
@@ -423,6 +424,15 @@ def check_compose(root: str, helps: dict[str, str]) -> None:
         gw_ips.append(svcs[g]["networks"]["backend"]["ipv4_address"])
         admin_targets.append(f"{g}:{port_of(f['--admin-listen'])}")
     check(f"{p} the control plane trusts exactly the gateways' addresses", set(cp["--trusted-proxies"].split(",")) == set(gw_ips))
+    # Traces: both planes take OTEL_EXPORTER_OTLP_ENDPOINT from deploy/.env, empty (off) by default;
+    # a collector service (Jaeger) exists only in an opt-in profile, so nothing more is pulled.
+    for name in ("control-plane", "gateway-1", "gateway-2"):
+        env = svcs[name].get("environment", {})
+        check(f"{p} {name} OTEL_EXPORTER_OTLP_ENDPOINT from deploy/.env, off by default",
+              "OTEL_EXPORTER_OTLP_ENDPOINT" in env and not env["OTEL_EXPORTER_OTLP_ENDPOINT"], str(env.get("OTEL_EXPORTER_OTLP_ENDPOINT")))
+    default_images = {"postgres", "redis", "prometheus"}
+    extra = [n for n, svc in svcs.items() if not svc.get("build") and n not in default_images and not svc.get("profiles")]
+    check(f"{p} services beyond the base set are built or in an opt-in profile", not extra, str(extra))
     for s in c.get("secrets", {}).values():
         check(f"{p} secret file {s['file']} under deploy/secrets (gitignored)", s["file"].startswith("./secrets/"))
 

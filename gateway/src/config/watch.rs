@@ -212,10 +212,7 @@ async fn follow_once(
             Ok(snapshot) => {
                 install(state, next.version, snapshot);
                 *raw = next;
-                state
-                    .metrics
-                    .snapshot_version
-                    .set(i64::try_from(raw.version).unwrap_or(i64::MAX));
+                state.metrics.config_applied(raw.version);
                 tracing::debug!(version = raw.version, "config applied");
             }
             Err(err) => {

@@ -200,6 +200,26 @@ Render-time checks of combinations the schema cannot express well.
 {{- if eq (int .Values.gateway.ports.http) (int .Values.gateway.ports.admin) }}
 {{- fail "gateway.ports.http and admin must differ: each is a listener of its own" }}
 {{- end }}
+{{- $t := .Values.tracing }}
+{{- if $t.enabled }}
+{{- if not $t.endpoint }}
+{{- fail "tracing.enabled needs tracing.endpoint (the collector's OTLP URL, e.g. http://otel-collector.observability:4318)" }}
+{{- end }}
+{{- if and (not (kindIs "invalid" $t.sampler.ratio)) (not (hasSuffix "traceidratio" $t.sampler.name)) }}
+{{- fail "tracing.sampler.ratio needs tracing.sampler.name traceidratio or parentbased_traceidratio" }}
+{{- end }}
+{{- range $key, $component := dict "gateway" "gateway" "controlPlane" "control-plane" }}
+{{- $names := list }}
+{{- range include "ai-gateway.tracing.env" (dict "ctx" $ "key" $key "component" $component) | fromYamlArray }}
+{{- $names = append $names .name }}
+{{- end }}
+{{- range (get $.Values $key).extraEnv }}
+{{- if has .name $names }}
+{{- fail (printf "%s.extraEnv sets %s, which tracing.* sets too: drop one" $key .name) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -237,5 +257,58 @@ maxUnavailable: {{ .maxUnavailable }}
 minAvailable: {{ .minAvailable }}
 {{- else }}
 maxUnavailable: 1
+{{- end }}
+{{- end }}
+
+{{/*
+OpenTelemetry environment of a plane: (dict "ctx" $ "key" "gateway"|"controlPlane" "component"
+"gateway"|"control-plane"). Nothing when tracing is off. OTEL_RESOURCE_ATTRIBUTES names the pod
+and node through the variables before it (Kubernetes expands `$(VAR)` of earlier variables).
+*/}}
+{{- define "ai-gateway.tracing.env" -}}
+{{- $t := .ctx.Values.tracing }}
+{{- if $t.enabled }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ $t.endpoint | quote }}
+- name: OTEL_EXPORTER_OTLP_PROTOCOL
+  value: {{ $t.protocol | quote }}
+{{- with $t.headersSecret.name }}
+- name: OTEL_EXPORTER_OTLP_HEADERS
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ $t.headersSecret.key }}
+{{- end }}
+{{- with get $t.serviceNames .key }}
+- name: OTEL_SERVICE_NAME
+  value: {{ . | quote }}
+{{- end }}
+{{- with $t.sampler.name }}
+- name: OTEL_TRACES_SAMPLER
+  value: {{ . | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" $t.sampler.ratio) }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ $t.sampler.ratio | toString | quote }}
+{{- end }}
+- name: OTEL_RESOURCE_ATTRIBUTES_POD_NAME
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.name
+- name: OTEL_RESOURCE_ATTRIBUTES_NODE_NAME
+  valueFrom:
+    fieldRef:
+      fieldPath: spec.nodeName
+{{- $deployment := ternary (include "ai-gateway.gateway.fullname" .ctx) (include "ai-gateway.controlPlane.fullname" .ctx) (eq .component "gateway") }}
+{{- $attrs := dict "k8s.namespace.name" .ctx.Release.Namespace "k8s.deployment.name" $deployment "k8s.pod.name" "$(OTEL_RESOURCE_ATTRIBUTES_POD_NAME)" "k8s.node.name" "$(OTEL_RESOURCE_ATTRIBUTES_NODE_NAME)" }}
+{{- range $k, $v := $t.resourceAttributes }}
+{{- $_ := set $attrs $k (replace "$" "$$" (toString $v)) }}
+{{- end }}
+{{- $pairs := list }}
+{{- range $k := keys $attrs | sortAlpha }}
+{{- $pairs = append $pairs (printf "%s=%s" $k (get $attrs $k)) }}
+{{- end }}
+- name: OTEL_RESOURCE_ATTRIBUTES
+  value: {{ join "," $pairs | quote }}
 {{- end }}
 {{- end }}
