@@ -117,6 +117,14 @@ pub async fn judge_live_failures(state: &AppState, failures: &[LiveFailure]) -> 
                         "channel key disabled by live failures"
                     );
                     state.metrics().channel_keys_auto_disabled.inc();
+                    crate::notify::channel_disabled(
+                        state,
+                        channel_id,
+                        &channel.name,
+                        Some(key_index),
+                        &reason,
+                    )
+                    .await;
                     if change.channel_status == STATUS_AUTO_DISABLED {
                         state.metrics().channels_auto_disabled.inc();
                         disabled.push(channel_id);
@@ -142,6 +150,8 @@ pub async fn judge_live_failures(state: &AppState, failures: &[LiveFailure]) -> 
             Ok(true) => {
                 tracing::warn!(channel_id, reason, "channel disabled by live failures");
                 state.metrics().channels_auto_disabled.inc();
+                crate::notify::channel_disabled(state, channel_id, &channel.name, None, &reason)
+                    .await;
                 disabled.push(channel_id);
             }
             Ok(false) => {}

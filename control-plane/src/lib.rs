@@ -12,6 +12,7 @@ pub mod health;
 pub mod i18n;
 pub mod jobs;
 pub mod metrics;
+pub mod notify;
 pub mod outbound;
 pub mod settings;
 pub mod spans;

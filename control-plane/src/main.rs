@@ -102,10 +102,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     spawn_session_purge(state.clone());
     spawn_log_retention(state.clone());
     control_plane::health::spawn_jobs(state.clone(), replica_name());
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .with_context(|| format!("binding {listen}"))?;
-    tracing::info!(address = %listener.local_addr()?, "control plane listening");
+    // The admin listener first: once the public port answers, both are bound.
     let admin = match state.settings().admin_listen {
         Some(addr) => {
             let admin = tokio::net::TcpListener::bind(addr)
@@ -116,6 +113,10 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         }
         None => None,
     };
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("binding {listen}"))?;
+    tracing::info!(address = %listener.local_addr()?, "control plane listening");
     let rest_app = match grpc {
         Some(_) => control_plane::app(state.clone()),
         None => control_plane::app_with_grpc(state.clone()),

@@ -76,6 +76,17 @@ pub struct Settings {
     #[arg(long, env = "GATEWAY_SYNC_TOKEN", hide_env_values = true)]
     pub gateway_sync_token: Option<Secret>,
 
+    /// Networks that calls to user-configured addresses (webhooks) may reach although they are
+    /// internal (private, loopback, link-local): CIDRs or addresses, comma-separated. None by
+    /// default, so a webhook cannot reach the cluster or the cloud's metadata service.
+    #[arg(long, env = "OUTBOUND_ALLOW_NETWORKS", default_value = "", value_parser = parse_trusted_proxies)]
+    pub outbound_allow_networks: TrustedProxies,
+
+    /// PEM CA certificates trusted, besides the system's roots, by calls to user-configured
+    /// addresses (an enterprise CA in front of internal webhook receivers).
+    #[arg(long, env = "OUTBOUND_CA_FILE")]
+    pub outbound_ca_file: Option<PathBuf>,
+
     /// Address of the admin listener: Prometheus `/metrics`, `/healthz` and `/readyz`, kept off
     /// the public port. Unset: no metrics are served.
     #[arg(long, env = "ADMIN_LISTEN")]
@@ -125,6 +136,8 @@ impl Settings {
             database_max_connections: 8,
             gateway_sync_token: Some("test-sync-token".into()),
             admin_listen: None,
+            outbound_allow_networks: TrustedProxies::default(),
+            outbound_ca_file: None,
             grpc_listen: None,
             grpc_tls_cert: None,
             grpc_tls_key: None,

@@ -20,6 +20,8 @@ struct Inner {
     cipher: Cipher,
     db: Db,
     http: reqwest::Client,
+    /// The client for user-configured addresses (webhooks), behind the SSRF guard.
+    outbound: crate::outbound::guard::Outbound,
     settings: Settings,
     setup_token: String,
     initialized: AtomicBool,
@@ -58,6 +60,10 @@ impl AppState {
                 cipher: load_cipher(&settings)?,
                 db,
                 http: http_client()?,
+                outbound: crate::outbound::guard::Outbound::new(
+                    settings.outbound_allow_networks.clone(),
+                    settings.outbound_ca_file.as_deref(),
+                )?,
                 settings,
                 setup_token,
                 initialized: AtomicBool::new(initialized),
@@ -87,6 +93,11 @@ impl AppState {
     }
 
     /// Client for calls to outside services.
+    /// The client for user-configured addresses (webhooks): internal destinations refused.
+    pub fn outbound(&self) -> &crate::outbound::guard::Outbound {
+        &self.inner.outbound
+    }
+
     pub fn http(&self) -> &reqwest::Client {
         &self.inner.http
     }
@@ -172,6 +183,8 @@ pub enum StateError {
     GatewayCredentials(#[from] CredentialsError),
     #[error("metrics: {0}")]
     Metrics(#[from] prometheus::Error),
+    #[error("outbound client: {0}")]
+    Outbound(#[from] crate::outbound::guard::OutboundError),
     #[error("encryption key file {path}: {source}")]
     KeyFile {
         path: String,

@@ -9,6 +9,7 @@ pub mod config_changes;
 pub mod dynamic;
 pub mod job_leases;
 pub mod logs;
+pub mod notices;
 pub mod options;
 pub mod quota_data;
 pub mod redemptions;

@@ -85,6 +85,15 @@ where
     row.try_get("id")
 }
 
+/// The root account (the first live user with the root role).
+pub async fn find_root(db: &Db) -> Result<Option<UserRecord>, sqlx::Error> {
+    sqlx::query_as::<_, UserRecord>(select_users!(
+        "WHERE role = 100 AND deleted_at IS NULL ORDER BY id LIMIT 1"
+    ))
+    .fetch_optional(&db.pool)
+    .await
+}
+
 /// The user with this id, deleted or not.
 pub async fn find_by_id(db: &Db, id: i64) -> Result<Option<UserRecord>, sqlx::Error> {
     sqlx::query_as::<_, UserRecord>(select_users!("WHERE id = $1"))

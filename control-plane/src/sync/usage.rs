@@ -192,6 +192,14 @@ async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAc
         rejected = outcome.rejected.len(),
         "usage batch committed"
     );
+    if outcome.inserted > 0 {
+        // Reminders off the ack's path too.
+        let (state, users) = (
+            state.clone(),
+            rows.iter().map(|r| r.user_id).collect::<Vec<_>>(),
+        );
+        tokio::spawn(async move { crate::notify::after_usage(&state, users).await });
+    }
     if !failures.is_empty() {
         // Judged off the ack's path: the ack does not wait for channel updates.
         let state = state.clone();

@@ -232,8 +232,26 @@ impl ControlPlane {
         std::fs::read_to_string(self.dir.path().join("control-plane.log")).unwrap_or_default()
     }
 
-    /// Starts (or restarts) the process on the same port and data.
+    /// Starts (or restarts) the process on the same port and data. A process that exits
+    /// before it listens because its admin port was taken meanwhile (ports are picked free,
+    /// then bound by the child) is started again on another admin port.
     pub async fn launch(&mut self) {
+        for _ in 0..3 {
+            if self.try_launch().await {
+                return;
+            }
+            let log = self.log();
+            assert!(
+                log.contains("binding the admin listener"),
+                "control plane exited before listening: {log}"
+            );
+            self.admin_port = free_port();
+        }
+        panic!("control plane never started: {}", self.log());
+    }
+
+    /// Starts the process; `false` when it exited before listening.
+    async fn try_launch(&mut self) -> bool {
         let mut cmd = Command::new(control_plane_bin());
         cmd.args([
             "--listen",
@@ -253,18 +271,24 @@ impl ControlPlane {
         if let Some(url) = self.db.url() {
             cmd.args(["--database-url", &url]);
         }
-        self.proc = Some(Proc(cmd.spawn().unwrap()));
+        let mut proc = Proc(cmd.spawn().unwrap());
         let start = Instant::now();
         while tokio::net::TcpStream::connect(("127.0.0.1", self.port))
             .await
             .is_err()
         {
+            if proc.0.try_wait().ok().flatten().is_some() {
+                return false;
+            }
             assert!(
                 start.elapsed() < Duration::from_secs(30),
-                "control plane not up"
+                "control plane not up: {}",
+                self.log()
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+        self.proc = Some(proc);
+        true
     }
 
     /// A sample of the control plane's `/metrics` (admin listener), e.g.
