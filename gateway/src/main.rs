@@ -17,6 +17,9 @@ use gateway::usage::{JsonLinesSink, NullSink, UsageSink};
 use gateway::{ServeOptions, build_server, build_state};
 use pingora::server::RunArgs;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// AI model API gateway: the data plane.
 #[derive(Parser)]
 #[command(name = "gateway", version)]

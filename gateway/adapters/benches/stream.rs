@@ -2,6 +2,10 @@
 //! for the upstream, framing and relaying an SSE answer event by event (the budget is
 //! microseconds per event) and reading usage from a complete answer.
 
+// The gateway binary's allocator (gateway/src/main.rs), so the figures are the relay's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::hint::black_box;
 
 use adapters::openai::{Endpoint, answer_usage, parse_request};

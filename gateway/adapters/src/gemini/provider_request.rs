@@ -1,13 +1,12 @@
 //! Provider side: an IR request encoded as a Gemini `generateContent` body.
 //!
 //! The body is a tree of borrowed, serialisable structs written straight to bytes: no
-//! `serde_json::Value` is built on this hot path except the cleaned tool schemas (see
+//! `serde_json::Value` is built on this hot path, cleaned tool schemas included (see
 //! `benches/convert.rs`).
 
 use std::collections::HashMap;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::parts_out::{EncodeMode, PartOut, encode_parts};
 use super::schema;
@@ -122,17 +121,17 @@ pub struct Body<'a> {
     #[serde(skip_serializing_if = "GenerationConfig::is_empty")]
     generation_config: GenerationConfig<'a>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    safety_settings: Vec<SafetySetting>,
+    safety_settings: Vec<SafetySetting<'a>>,
 }
 
-impl Body<'_> {
+impl<'a> Body<'a> {
     /// Sets `safetySettings`: a threshold per harm category.
-    pub fn set_safety<'t>(&mut self, settings: impl IntoIterator<Item = (&'static str, &'t str)>) {
+    pub fn set_safety(&mut self, settings: impl IntoIterator<Item = (&'static str, &'a str)>) {
         self.safety_settings = settings
             .into_iter()
             .map(|(category, threshold)| SafetySetting {
                 category,
-                threshold: threshold.to_owned(),
+                threshold,
             })
             .collect();
     }
@@ -166,7 +165,7 @@ struct Declaration<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    parameters: Option<Value>,
+    parameters: Option<schema::Schema<'a>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -199,7 +198,7 @@ struct GenerationConfig<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     response_mime_type: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    response_schema: Option<Value>,
+    response_schema: Option<schema::Schema<'a>>,
     #[serde(skip_serializing_if = "ThinkingConfig::is_empty")]
     thinking_config: ThinkingConfig,
 }
@@ -232,9 +231,9 @@ impl ThinkingConfig {
 }
 
 #[derive(Debug, Serialize)]
-struct SafetySetting {
+struct SafetySetting<'a> {
     category: &'static str,
-    threshold: String,
+    threshold: &'a str,
 }
 
 fn contents<'a>(req: &'a Request, upstream_model: &str) -> Vec<ContentOut<'a>> {
@@ -308,7 +307,7 @@ fn generation_config(req: &Request) -> GenerationConfig<'_> {
         top_k: req.top_k,
         stop_sequences: &req.stop[..req.stop.len().min(MAX_STOP_SEQUENCES)],
         response_mime_type: json.map(|_| "application/json"),
-        response_schema: json.filter(|j| !j.is_null()).map(schema::to_gemini),
+        response_schema: json.filter(|j| !j.is_null()).map(schema::clean),
         thinking_config: req
             .reasoning
             .as_ref()

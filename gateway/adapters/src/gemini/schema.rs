@@ -19,6 +19,9 @@
 //! non-string type (which Gemini refuses) moved into the description; `required` names
 //! without a property dropped.
 
+use std::borrow::Cow;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
 /// Deeper subschemas become `{}` (the whole input is at most serde_json's nesting limit,
@@ -44,8 +47,111 @@ const KEPT: &[&str] = &[
     "propertyOrdering",
 ];
 
+/// A JSON Schema cleaned for Gemini, borrowing from the schema it was made of: built on
+/// every converted request with tools, so it copies no values and builds no maps.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(super) struct Schema<'a>(Vec<(&'a str, Node<'a>)>);
+
+/// A member's value in a cleaned schema.
+#[derive(Debug, Clone, PartialEq)]
+enum Node<'a> {
+    /// Copied as it is.
+    Value(&'a Value),
+    Str(Cow<'a, str>),
+    True,
+    Schema(Schema<'a>),
+    /// `properties`.
+    Properties(Vec<(&'a str, Schema<'a>)>),
+    /// `anyOf`.
+    Schemas(Vec<Schema<'a>>),
+    /// `enum`.
+    Strings(Vec<Cow<'a, str>>),
+    /// `required`.
+    Names(Vec<&'a Value>),
+}
+
+impl<'a> Schema<'a> {
+    fn get(&self, key: &str) -> Option<&Node<'a>> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    fn get_mut(&mut self, key: &str) -> Option<&mut Node<'a>> {
+        self.0.iter_mut().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    /// Sets `key`, replacing its value when present.
+    fn set(&mut self, key: &'a str, value: Node<'a>) {
+        match self.get_mut(key) {
+            Some(have) => *have = value,
+            None => self.0.push((key, value)),
+        }
+    }
+
+    /// Whether the schema has non-empty `properties` or an `anyOf`: what makes it worth
+    /// sending as a function's parameters.
+    fn takes_arguments(&self) -> bool {
+        matches!(self.get("properties"), Some(Node::Properties(p)) if !p.is_empty())
+            || self.get("anyOf").is_some()
+    }
+
+    /// Adds `from`'s keys missing here; `properties` are merged and `required` joined.
+    fn merge_missing(&mut self, from: Schema<'a>) {
+        for (k, v) in from.0 {
+            match (self.get_mut(k), v) {
+                (Some(Node::Properties(have)), Node::Properties(add)) => {
+                    for (name, p) in add {
+                        if !have.iter().any(|(n, _)| *n == name) {
+                            have.push((name, p));
+                        }
+                    }
+                }
+                (Some(Node::Names(have)), Node::Names(add)) => {
+                    for r in add {
+                        if !have.contains(&r) {
+                            have.push(r);
+                        }
+                    }
+                }
+                (Some(_), _) => {}
+                (None, v) => self.0.push((k, v)),
+            }
+        }
+    }
+}
+
+impl Serialize for Schema<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Node<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Node::Value(v) => v.serialize(s),
+            Node::Str(t) => s.serialize_str(t),
+            Node::True => s.serialize_bool(true),
+            Node::Schema(schema) => schema.serialize(s),
+            Node::Properties(props) => {
+                let mut map = s.serialize_map(Some(props.len()))?;
+                for (name, p) in props {
+                    map.serialize_entry(name, p)?;
+                }
+                map.end()
+            }
+            Node::Schemas(list) => s.collect_seq(list),
+            Node::Strings(list) => s.collect_seq(list),
+            Node::Names(list) => s.collect_seq(list),
+        }
+    }
+}
+
 /// A JSON Schema as Gemini's `Schema` (see the module doc for what changes).
-pub(super) fn to_gemini(schema: &Value) -> Value {
+pub(super) fn clean(schema: &Value) -> Schema<'_> {
     let defs = schema
         .get("$defs")
         .or_else(|| schema.get("definitions"))
@@ -54,18 +160,19 @@ pub(super) fn to_gemini(schema: &Value) -> Value {
         defs,
         budget: MAX_NODES,
     };
-    Value::Object(cx.clean(schema, 0))
+    cx.clean(schema, 0)
+}
+
+/// [`clean`] as a `Value`.
+#[cfg(test)]
+pub(super) fn to_gemini(schema: &Value) -> Value {
+    serde_json::to_value(clean(schema)).unwrap_or(Value::Null)
 }
 
 /// Tool parameters for a `functionDeclaration`: `None` when the function takes no
 /// arguments (Gemini refuses an object schema with empty `properties`).
-pub(super) fn parameters_to_gemini(schema: &Value) -> Option<Value> {
-    let cleaned = to_gemini(schema);
-    let has_props = cleaned
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|p| !p.is_empty());
-    (has_props || cleaned.get("anyOf").is_some()).then_some(cleaned)
+pub(super) fn parameters_to_gemini(schema: &Value) -> Option<Schema<'_>> {
+    Some(clean(schema)).filter(Schema::takes_arguments)
 }
 
 struct Cleaner<'a> {
@@ -74,8 +181,8 @@ struct Cleaner<'a> {
 }
 
 impl<'a> Cleaner<'a> {
-    fn clean(&mut self, schema: &Value, depth: usize) -> Map<String, Value> {
-        let mut out = Map::new();
+    fn clean(&mut self, schema: &'a Value, depth: usize) -> Schema<'a> {
+        let mut out = Schema::default();
         let Some(s) = schema.as_object() else {
             return out;
         };
@@ -83,21 +190,22 @@ impl<'a> Cleaner<'a> {
             return out;
         }
         self.budget -= 1;
-        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+        let m = Members::of(s);
+        if let Some(r) = m.reference {
             if let Some(target) = self.lookup(r) {
                 out = self.clean(target, depth + 1);
             }
-            if let Some(d) = s.get("description") {
-                out.insert("description".into(), d.clone());
+            if let Some(d) = m.description {
+                out.set("description", Node::Value(d));
             }
-            if s.get("nullable") == Some(&Value::Bool(true)) {
-                out.insert("nullable".into(), Value::Bool(true));
+            if m.nullable {
+                out.set("nullable", Node::True);
             }
             return out;
         }
 
-        let mut nullable = s.get("nullable") == Some(&Value::Bool(true));
-        let mut types: Vec<&str> = match s.get("type") {
+        let mut nullable = m.nullable;
+        let mut types: Vec<&'a str> = match m.ty {
             Some(Value::String(t)) => vec![t.as_str()],
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
             _ => Vec::new(),
@@ -108,94 +216,88 @@ impl<'a> Cleaner<'a> {
         }
 
         let mut any_of = Vec::new();
-        for key in ["anyOf", "oneOf"] {
-            for branch in s.get(key).and_then(Value::as_array).into_iter().flatten() {
-                if is_null_schema(branch) {
-                    nullable = true;
-                } else {
-                    any_of.push(Value::Object(self.clean(branch, depth + 1)));
-                }
+        for branch in [m.any_of, m.one_of].into_iter().flatten().flatten() {
+            if is_null_schema(branch) {
+                nullable = true;
+            } else {
+                any_of.push(self.clean(branch, depth + 1));
             }
         }
         if types.len() > 1 && any_of.is_empty() {
-            any_of = types.iter().map(|t| json!({"type": t})).collect();
+            any_of = types
+                .iter()
+                .map(|t| Schema(vec![("type", Node::Str(lowercase(t)))]))
+                .collect();
             types.clear();
         }
-        let mut ty = types.first().map(|t| t.to_ascii_lowercase());
+        let mut ty = types.first().map(|t| lowercase(t));
         if ty.is_none() && any_of.is_empty() {
-            if s.contains_key("properties") {
-                ty = Some("object".into());
-            } else if s.contains_key("items") {
-                ty = Some("array".into());
+            if m.properties.is_some() {
+                ty = Some(Cow::Borrowed("object"));
+            } else if m.items.is_some() {
+                ty = Some(Cow::Borrowed("array"));
             }
         }
         if let Some(t) = &ty {
-            out.insert("type".into(), json!(t));
+            out.0.push(("type", Node::Str(t.clone())));
         }
 
-        for key in KEPT {
-            if let Some(v) = s.get(*key) {
-                out.insert((*key).into(), v.clone());
-            }
-        }
-        if let Some(f) = s.get("format").and_then(Value::as_str)
+        out.0
+            .extend(m.kept.iter().map(|(k, v)| (k.as_str(), Node::Value(v))));
+        if let Some(f) = m.format.and_then(Value::as_str)
             && format_allowed(ty.as_deref(), f)
         {
-            out.insert("format".into(), json!(f));
+            out.set("format", Node::Str(Cow::Borrowed(f)));
         }
-        self.enumeration(s, ty.as_deref(), &mut nullable, &mut out);
+        self.enumeration(&m, ty.as_deref(), &mut nullable, &mut out);
 
-        if let Some(props) = s.get("properties").and_then(Value::as_object) {
-            let mut cleaned = Map::new();
-            for (name, p) in props {
-                cleaned.insert(name.clone(), Value::Object(self.clean(p, depth + 1)));
-            }
-            let required: Vec<&Value> = s
-                .get("required")
+        if let Some(props) = m.properties.and_then(Value::as_object) {
+            let cleaned: Vec<(&'a str, Schema<'a>)> = props
+                .iter()
+                .map(|(name, p)| (name.as_str(), self.clean(p, depth + 1)))
+                .collect();
+            let required: Vec<&'a Value> = m
+                .required
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-                .filter(|r| r.as_str().is_some_and(|r| cleaned.contains_key(r)))
+                .filter(|r| {
+                    r.as_str()
+                        .is_some_and(|r| cleaned.iter().any(|(n, _)| *n == r))
+                })
                 .collect();
             if !required.is_empty() {
-                out.insert("required".into(), json!(required));
+                out.set("required", Node::Names(required));
             }
-            out.insert("properties".into(), Value::Object(cleaned));
+            out.set("properties", Node::Properties(cleaned));
         }
-        match s.get("items") {
+        match m.items {
             Some(items @ Value::Object(_)) => {
-                out.insert("items".into(), Value::Object(self.clean(items, depth + 1)));
+                out.set("items", Node::Schema(self.clean(items, depth + 1)));
             }
             Some(Value::Array(tuple)) => {
                 if let Some(first) = tuple.first() {
-                    out.insert("items".into(), Value::Object(self.clean(first, depth + 1)));
+                    out.set("items", Node::Schema(self.clean(first, depth + 1)));
                 }
             }
             _ => {}
         }
-        for branch in s
-            .get("allOf")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for branch in m.all_of.into_iter().flatten() {
             let b = self.clean(branch, depth + 1);
-            merge_missing(&mut out, b);
+            out.merge_missing(b);
         }
 
         match any_of.len() {
             0 => {}
             1 => {
-                if let Some(Value::Object(only)) = any_of.pop() {
-                    merge_missing(&mut out, only);
+                if let Some(only) = any_of.pop() {
+                    out.merge_missing(only);
                 }
             }
-            _ => {
-                out.insert("anyOf".into(), Value::Array(any_of));
-            }
+            _ => out.set("anyOf", Node::Schemas(any_of)),
         }
         if nullable {
-            out.insert("nullable".into(), Value::Bool(true));
+            out.set("nullable", Node::True);
         }
         out
     }
@@ -211,37 +313,98 @@ impl<'a> Cleaner<'a> {
     /// `enum` on strings only: on other types the values go into the description.
     fn enumeration(
         &self,
-        s: &Map<String, Value>,
+        m: &Members<'a>,
         ty: Option<&str>,
         nullable: &mut bool,
-        out: &mut Map<String, Value>,
+        out: &mut Schema<'a>,
     ) {
-        let values: Vec<&Value> = match (s.get("enum"), s.get("const")) {
+        let values: Vec<&'a Value> = match (m.enumeration, m.constant) {
             (Some(Value::Array(vs)), _) => vs.iter().collect(),
             (_, Some(c)) => vec![c],
             _ => return,
         };
-        let mut strings = Vec::with_capacity(values.len());
+        let mut strings: Vec<Cow<'a, str>> = Vec::with_capacity(values.len());
         for v in values {
             match v {
                 Value::Null => *nullable = true,
-                Value::String(s) => strings.push(s.clone()),
-                other => strings.push(other.to_string()),
+                Value::String(s) => strings.push(Cow::Borrowed(s)),
+                other => strings.push(Cow::Owned(other.to_string())),
             }
         }
         if strings.is_empty() {
             return;
         }
         if matches!(ty, None | Some("string")) {
-            out.insert("enum".into(), json!(strings));
+            out.set("enum", Node::Strings(strings));
             return;
         }
         let note = format!("one of: {}", strings.join(", "));
-        let description = match out.get("description").and_then(Value::as_str) {
-            Some(d) if !d.is_empty() => format!("{d} ({note})"),
+        let description = match out.get("description") {
+            Some(Node::Value(Value::String(d))) if !d.is_empty() => format!("{d} ({note})"),
             _ => note,
         };
-        out.insert("description".into(), json!(description));
+        out.set("description", Node::Str(Cow::Owned(description)));
+    }
+}
+
+/// The members of one schema object the cleaner reads, found in one pass over its keys (a
+/// lookup per key the cleaner knows would cost more than the rest of the cleaning).
+#[derive(Default)]
+struct Members<'a> {
+    reference: Option<&'a str>,
+    description: Option<&'a Value>,
+    nullable: bool,
+    ty: Option<&'a Value>,
+    any_of: Option<&'a Vec<Value>>,
+    one_of: Option<&'a Vec<Value>>,
+    all_of: Option<&'a Vec<Value>>,
+    properties: Option<&'a Value>,
+    required: Option<&'a Value>,
+    items: Option<&'a Value>,
+    format: Option<&'a Value>,
+    enumeration: Option<&'a Value>,
+    constant: Option<&'a Value>,
+    /// The [`KEPT`] members, copied as they are.
+    kept: Vec<(&'a String, &'a Value)>,
+}
+
+impl<'a> Members<'a> {
+    fn of(s: &'a Map<String, Value>) -> Self {
+        let mut m = Members::default();
+        for (k, v) in s {
+            match k.as_str() {
+                "$ref" => m.reference = v.as_str(),
+                "nullable" => m.nullable = *v == Value::Bool(true),
+                "type" => m.ty = Some(v),
+                "anyOf" => m.any_of = v.as_array(),
+                "oneOf" => m.one_of = v.as_array(),
+                "allOf" => m.all_of = v.as_array(),
+                "properties" => m.properties = Some(v),
+                "required" => m.required = Some(v),
+                "items" => m.items = Some(v),
+                "format" => m.format = Some(v),
+                "enum" => m.enumeration = Some(v),
+                "const" => m.constant = Some(v),
+                key => {
+                    if key == "description" {
+                        m.description = Some(v);
+                    }
+                    if KEPT.contains(&key) {
+                        m.kept.push((k, v));
+                    }
+                }
+            }
+        }
+        m
+    }
+}
+
+/// A type name lowercased, borrowed when it already is.
+fn lowercase(t: &str) -> Cow<'_, str> {
+    if t.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(t.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(t)
     }
 }
 
@@ -257,30 +420,6 @@ fn format_allowed(ty: Option<&str>, format: &str) -> bool {
         Some("integer") => matches!(format, "int32" | "int64"),
         Some("number") => matches!(format, "float" | "double"),
         _ => false,
-    }
-}
-
-/// Adds `from`'s keys missing in `into`; `properties` are merged and `required` joined.
-fn merge_missing(into: &mut Map<String, Value>, from: Map<String, Value>) {
-    for (k, v) in from {
-        match (k.as_str(), into.get_mut(&k), v) {
-            ("properties", Some(Value::Object(have)), Value::Object(add)) => {
-                for (name, p) in add {
-                    have.entry(name).or_insert(p);
-                }
-            }
-            ("required", Some(Value::Array(have)), Value::Array(add)) => {
-                for r in add {
-                    if !have.contains(&r) {
-                        have.push(r);
-                    }
-                }
-            }
-            (_, Some(_), _) => {}
-            (_, None, v) => {
-                into.insert(k, v);
-            }
-        }
     }
 }
 
