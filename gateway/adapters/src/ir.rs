@@ -4,6 +4,7 @@
 //! requests from it and decode upstream answers and stream events to it. Pure data.
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// Who wrote a message (system prompts live in [`Request::system`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +65,80 @@ pub struct Tool {
     pub name: String,
     pub description: Option<String>,
     /// JSON Schema of the arguments (an object schema).
-    pub parameters: Value,
+    pub parameters: SchemaText,
+}
+
+/// A JSON value kept as the client wrote it (checked JSON text): tool schemas pass through
+/// most conversions untouched, so they are neither parsed into a tree when decoded nor
+/// serialised again when encoded (see `benches/convert.rs`).
+#[derive(Clone)]
+pub struct SchemaText(Box<RawValue>);
+
+impl SchemaText {
+    /// The JSON text of `raw`, copied.
+    pub fn from_raw(raw: &RawValue) -> Self {
+        SchemaText(raw.to_owned())
+    }
+
+    /// An object schema without properties (a function taking no arguments).
+    pub fn empty_object() -> Self {
+        Self::from(&serde_json::json!({"type": "object", "properties": {}}))
+    }
+
+    /// The JSON text.
+    pub fn text(&self) -> &str {
+        self.0.get()
+    }
+
+    pub fn as_raw(&self) -> &RawValue {
+        &self.0
+    }
+
+    pub fn is_object(&self) -> bool {
+        self.text().starts_with('{')
+    }
+
+    pub fn is_null(&self) -> bool {
+        self.text() == "null"
+    }
+
+    /// The value as a tree.
+    pub fn to_value(&self) -> Value {
+        serde_json::from_str(self.text()).unwrap_or(Value::Null)
+    }
+}
+
+impl From<&Value> for SchemaText {
+    fn from(v: &Value) -> Self {
+        // Serialising a `Value` always gives valid JSON; `null` is the unreachable fallback.
+        let text = serde_json::to_string(v).unwrap_or_else(|_| "null".to_owned());
+        SchemaText(RawValue::from_string(text).unwrap_or_else(|_| RawValue::NULL.to_owned()))
+    }
+}
+
+impl From<Value> for SchemaText {
+    fn from(v: Value) -> Self {
+        Self::from(&v)
+    }
+}
+
+/// Equal when the values are (whatever the spacing or the order of keys).
+impl PartialEq for SchemaText {
+    fn eq(&self, other: &Self) -> bool {
+        self.text() == other.text() || self.to_value() == other.to_value()
+    }
+}
+
+impl std::fmt::Debug for SchemaText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+impl serde::Serialize for SchemaText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
 }
 
 /// How the model may use the tools.
@@ -197,7 +271,7 @@ impl Request {
                 out.push_str(d);
             }
             out.push(' ');
-            out.push_str(&t.parameters.to_string());
+            out.push_str(t.parameters.text());
             out.push('\n');
         }
         out

@@ -5,7 +5,9 @@ use serde_json::{Map, Value};
 
 use super::wire::{signature, str_field};
 use crate::ParseError;
-use crate::ir::{ImageSource, Message, Part, Reasoning, Request, Role, Tool, ToolChoice};
+use crate::ir::{
+    ImageSource, Message, Part, Reasoning, Request, Role, SchemaText, Tool, ToolChoice,
+};
 
 /// Decodes a Messages request body; `max_tokens` is required, as Anthropic requires it.
 ///
@@ -311,7 +313,7 @@ fn tools(v: Option<&Value>) -> Result<Vec<Tool>, ParseError> {
             name: name.to_owned(),
             description: str_field(t, "description").map(str::to_owned),
             parameters: match t.get("input_schema") {
-                Some(s @ Value::Object(_)) => s.clone(),
+                Some(s @ Value::Object(_)) => SchemaText::from(s),
                 _ => {
                     return Err(ParseError::Invalid(format!(
                         "tools[{i}].input_schema must be an object"

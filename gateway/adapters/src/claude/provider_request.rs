@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::ir::{ImageSource, Part, Reasoning, Request, Role, ToolChoice};
+use crate::ir::{ImageSource, Part, Reasoning, Request, Role, SchemaText, ToolChoice};
 use crate::json_out::ObjectText;
 /// `max_tokens` when the request names none (the gateway normally fills it from the
 /// `claude.default_max_tokens` option first).
@@ -64,9 +64,10 @@ pub fn encode_request<'a>(req: &'a Request, upstream_model: &'a str) -> Body<'a>
         .map(|t| ToolOut {
             name: &t.name,
             description: t.description.as_deref(),
-            input_schema: match &t.parameters {
-                s @ Value::Object(_) => Cow::Borrowed(s),
-                _ => Cow::Owned(serde_json::json!({ "type": "object", "properties": {} })),
+            input_schema: if t.parameters.is_object() {
+                Cow::Borrowed(&t.parameters)
+            } else {
+                Cow::Owned(SchemaText::empty_object())
             },
         })
         .collect();
@@ -229,7 +230,7 @@ struct ToolOut<'a> {
     name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<&'a str>,
-    input_schema: Cow<'a, Value>,
+    input_schema: Cow<'a, SchemaText>,
 }
 
 #[derive(Debug, Serialize)]

@@ -1,12 +1,12 @@
 //! Client side: a `generateContent` / `streamGenerateContent` body decoded to an IR request.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::fields::{self, get, invalid};
 use super::parts::PartDecoder;
 use super::schema;
 use crate::ParseError;
-use crate::ir::{Message, Reasoning, Request, Role, Tool, ToolChoice};
+use crate::ir::{Message, Reasoning, Request, Role, SchemaText, Tool, ToolChoice};
 
 /// Decodes the body of `POST …/models/{model}:generateContent` (or
 /// `:streamGenerateContent`); `model` and `stream` come from the URL. Field names may be
@@ -110,11 +110,11 @@ fn tools(v: &Value) -> Result<Vec<Tool>, ParseError> {
                 .ok_or_else(|| invalid(&format!("functionDeclarations[{i}].name"), "a string"))?;
             let parameters =
                 if let Some(p) = get(f, "parametersJsonSchema", "parameters_json_schema") {
-                    p.clone()
+                    SchemaText::from(p)
                 } else if let Some(p) = get(f, "parameters", "parameters") {
-                    schema::from_gemini(p)
+                    SchemaText::from(schema::from_gemini(p))
                 } else {
-                    json!({"type": "object", "properties": {}})
+                    SchemaText::empty_object()
                 };
             out.push(Tool {
                 name: name.to_owned(),

@@ -307,7 +307,7 @@ fn generation_config(req: &Request) -> GenerationConfig<'_> {
         top_k: req.top_k,
         stop_sequences: &req.stop[..req.stop.len().min(MAX_STOP_SEQUENCES)],
         response_mime_type: json.map(|_| "application/json"),
-        response_schema: json.filter(|j| !j.is_null()).map(schema::clean),
+        response_schema: json.filter(|j| !j.is_null()).map(schema::value_to_gemini),
         thinking_config: req
             .reasoning
             .as_ref()

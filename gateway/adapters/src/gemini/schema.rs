@@ -24,6 +24,9 @@ use std::borrow::Cow;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
+use crate::ir::SchemaText;
+use crate::json_tree::Json;
+
 /// Deeper subschemas become `{}` (the whole input is at most serde_json's nesting limit,
 /// but `$ref`s can loop).
 const MAX_DEPTH: usize = 32;
@@ -47,43 +50,41 @@ const KEPT: &[&str] = &[
     "propertyOrdering",
 ];
 
-/// A JSON Schema cleaned for Gemini, borrowing from the schema it was made of: built on
-/// every converted request with tools, so it copies no values and builds no maps.
+/// A JSON Schema cleaned for Gemini. Its text borrows from the tool's schema text: built on
+/// every converted request with tools, so it copies no strings and builds no maps.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub(super) struct Schema<'a>(Vec<(&'a str, Node<'a>)>);
+pub(super) struct Schema<'a>(Vec<(Cow<'a, str>, Node<'a>)>);
 
 /// A member's value in a cleaned schema.
 #[derive(Debug, Clone, PartialEq)]
 enum Node<'a> {
     /// Copied as it is.
-    Value(&'a Value),
+    Json(Json<'a>),
     Str(Cow<'a, str>),
     True,
     Schema(Schema<'a>),
     /// `properties`.
-    Properties(Vec<(&'a str, Schema<'a>)>),
+    Properties(Vec<(Cow<'a, str>, Schema<'a>)>),
     /// `anyOf`.
     Schemas(Vec<Schema<'a>>),
-    /// `enum`.
+    /// `enum`, and `required`.
     Strings(Vec<Cow<'a, str>>),
-    /// `required`.
-    Names(Vec<&'a Value>),
 }
 
 impl<'a> Schema<'a> {
     fn get(&self, key: &str) -> Option<&Node<'a>> {
-        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
     fn get_mut(&mut self, key: &str) -> Option<&mut Node<'a>> {
-        self.0.iter_mut().find(|(k, _)| *k == key).map(|(_, v)| v)
+        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
     /// Sets `key`, replacing its value when present.
-    fn set(&mut self, key: &'a str, value: Node<'a>) {
+    fn set(&mut self, key: &'static str, value: Node<'a>) {
         match self.get_mut(key) {
             Some(have) => *have = value,
-            None => self.0.push((key, value)),
+            None => self.0.push((Cow::Borrowed(key), value)),
         }
     }
 
@@ -97,7 +98,7 @@ impl<'a> Schema<'a> {
     /// Adds `from`'s keys missing here; `properties` are merged and `required` joined.
     fn merge_missing(&mut self, from: Schema<'a>) {
         for (k, v) in from.0 {
-            match (self.get_mut(k), v) {
+            match (self.get_mut(&k), v) {
                 (Some(Node::Properties(have)), Node::Properties(add)) => {
                     for (name, p) in add {
                         if !have.iter().any(|(n, _)| *n == name) {
@@ -105,7 +106,7 @@ impl<'a> Schema<'a> {
                         }
                     }
                 }
-                (Some(Node::Names(have)), Node::Names(add)) => {
+                (Some(Node::Strings(have)), Node::Strings(add)) if k == "required" => {
                     for r in add {
                         if !have.contains(&r) {
                             have.push(r);
@@ -132,7 +133,7 @@ impl Serialize for Schema<'_> {
 impl Serialize for Node<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Node::Value(v) => v.serialize(s),
+            Node::Json(v) => v.serialize(s),
             Node::Str(t) => s.serialize_str(t),
             Node::True => s.serialize_bool(true),
             Node::Schema(schema) => schema.serialize(s),
@@ -145,17 +146,16 @@ impl Serialize for Node<'_> {
             }
             Node::Schemas(list) => s.collect_seq(list),
             Node::Strings(list) => s.collect_seq(list),
-            Node::Names(list) => s.collect_seq(list),
         }
     }
 }
 
 /// A JSON Schema as Gemini's `Schema` (see the module doc for what changes).
-pub(super) fn clean(schema: &Value) -> Schema<'_> {
-    let defs = schema
-        .get("$defs")
-        .or_else(|| schema.get("definitions"))
-        .and_then(Value::as_object);
+pub(super) fn clean<'a>(schema: &Json<'a>) -> Schema<'a> {
+    let defs = match schema.get("$defs").or_else(|| schema.get("definitions")) {
+        Some(Json::Object(defs)) => Some(defs.as_slice()),
+        _ => None,
+    };
     let mut cx = Cleaner {
         defs,
         budget: MAX_NODES,
@@ -163,27 +163,35 @@ pub(super) fn clean(schema: &Value) -> Schema<'_> {
     cx.clean(schema, 0)
 }
 
+/// [`clean`] of a `Value` (structured output's schema).
+pub(super) fn value_to_gemini(schema: &Value) -> Schema<'static> {
+    clean(&Json::from_value(schema))
+}
+
 /// [`clean`] as a `Value`.
 #[cfg(test)]
 pub(super) fn to_gemini(schema: &Value) -> Value {
-    serde_json::to_value(clean(schema)).unwrap_or(Value::Null)
+    serde_json::to_value(value_to_gemini(schema)).unwrap_or(Value::Null)
 }
 
 /// Tool parameters for a `functionDeclaration`: `None` when the function takes no
 /// arguments (Gemini refuses an object schema with empty `properties`).
-pub(super) fn parameters_to_gemini(schema: &Value) -> Option<Schema<'_>> {
-    Some(clean(schema)).filter(Schema::takes_arguments)
+pub(super) fn parameters_to_gemini(schema: &SchemaText) -> Option<Schema<'_>> {
+    // The text was checked when it was decoded: it parses.
+    let tree = Json::parse(schema.text().as_bytes()).ok()?;
+    Some(clean(&tree)).filter(Schema::takes_arguments)
 }
 
-struct Cleaner<'a> {
-    defs: Option<&'a Map<String, Value>>,
+/// Walks a schema tree `'t` whose text lives for `'a`.
+struct Cleaner<'t, 'a> {
+    defs: Option<&'t [(Cow<'a, str>, Json<'a>)]>,
     budget: usize,
 }
 
-impl<'a> Cleaner<'a> {
-    fn clean(&mut self, schema: &'a Value, depth: usize) -> Schema<'a> {
+impl<'t, 'a> Cleaner<'t, 'a> {
+    fn clean(&mut self, schema: &'t Json<'a>, depth: usize) -> Schema<'a> {
         let mut out = Schema::default();
-        let Some(s) = schema.as_object() else {
+        let Json::Object(s) = schema else {
             return out;
         };
         if depth > MAX_DEPTH || self.budget == 0 {
@@ -196,7 +204,7 @@ impl<'a> Cleaner<'a> {
                 out = self.clean(target, depth + 1);
             }
             if let Some(d) = m.description {
-                out.set("description", Node::Value(d));
+                out.set("description", Node::Json(d.clone()));
             }
             if m.nullable {
                 out.set("nullable", Node::True);
@@ -205,9 +213,15 @@ impl<'a> Cleaner<'a> {
         }
 
         let mut nullable = m.nullable;
-        let mut types: Vec<&'a str> = match m.ty {
-            Some(Value::String(t)) => vec![t.as_str()],
-            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        let mut types: Vec<&'t Cow<'a, str>> = match m.ty {
+            Some(Json::Str(t)) => vec![t],
+            Some(Json::Array(ts)) => ts
+                .iter()
+                .filter_map(|t| match t {
+                    Json::Str(t) => Some(t),
+                    _ => None,
+                })
+                .collect(),
             _ => Vec::new(),
         };
         if types.iter().any(|t| t.eq_ignore_ascii_case("null")) {
@@ -226,11 +240,11 @@ impl<'a> Cleaner<'a> {
         if types.len() > 1 && any_of.is_empty() {
             any_of = types
                 .iter()
-                .map(|t| Schema(vec![("type", Node::Str(lowercase(t)))]))
+                .map(|t| Schema(vec![(Cow::Borrowed("type"), Node::Str(lowercase(t)))]))
                 .collect();
             types.clear();
         }
-        let mut ty = types.first().map(|t| lowercase(t));
+        let mut ty: Option<Cow<'a, str>> = types.first().map(|t| lowercase(t));
         if ty.is_none() && any_of.is_empty() {
             if m.properties.is_some() {
                 ty = Some(Cow::Borrowed("object"));
@@ -239,43 +253,46 @@ impl<'a> Cleaner<'a> {
             }
         }
         if let Some(t) = &ty {
-            out.0.push(("type", Node::Str(t.clone())));
+            out.0.push((Cow::Borrowed("type"), Node::Str(t.clone())));
         }
 
-        out.0
-            .extend(m.kept.iter().map(|(k, v)| (k.as_str(), Node::Value(v))));
-        if let Some(f) = m.format.and_then(Value::as_str)
+        out.0.extend(
+            m.kept
+                .iter()
+                .map(|(k, v)| ((*k).clone(), Node::Json((*v).clone()))),
+        );
+        if let Some(Json::Str(f)) = m.format
             && format_allowed(ty.as_deref(), f)
         {
-            out.set("format", Node::Str(Cow::Borrowed(f)));
+            out.set("format", Node::Str(f.clone()));
         }
         self.enumeration(&m, ty.as_deref(), &mut nullable, &mut out);
 
-        if let Some(props) = m.properties.and_then(Value::as_object) {
-            let cleaned: Vec<(&'a str, Schema<'a>)> = props
+        if let Some(Json::Object(props)) = m.properties {
+            let cleaned: Vec<(Cow<'a, str>, Schema<'a>)> = props
                 .iter()
-                .map(|(name, p)| (name.as_str(), self.clean(p, depth + 1)))
+                .map(|(name, p)| (name.clone(), self.clean(p, depth + 1)))
                 .collect();
-            let required: Vec<&'a Value> = m
-                .required
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter(|r| {
-                    r.as_str()
-                        .is_some_and(|r| cleaned.iter().any(|(n, _)| *n == r))
-                })
-                .collect();
+            let required: Vec<Cow<'a, str>> = match m.required {
+                Some(Json::Array(names)) => names
+                    .iter()
+                    .filter_map(|r| match r {
+                        Json::Str(r) if cleaned.iter().any(|(n, _)| n == r) => Some(r.clone()),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
             if !required.is_empty() {
-                out.set("required", Node::Names(required));
+                out.set("required", Node::Strings(required));
             }
             out.set("properties", Node::Properties(cleaned));
         }
         match m.items {
-            Some(items @ Value::Object(_)) => {
+            Some(items @ Json::Object(_)) => {
                 out.set("items", Node::Schema(self.clean(items, depth + 1)));
             }
-            Some(Value::Array(tuple)) => {
+            Some(Json::Array(tuple)) => {
                 if let Some(first) = tuple.first() {
                     out.set("items", Node::Schema(self.clean(first, depth + 1)));
                 }
@@ -302,33 +319,37 @@ impl<'a> Cleaner<'a> {
         out
     }
 
-    fn lookup(&self, r: &str) -> Option<&'a Value> {
+    fn lookup(&self, r: &str) -> Option<&'t Json<'a>> {
         let name = r
             .strip_prefix("#/$defs/")
             .or_else(|| r.strip_prefix("#/definitions/"))?;
-        self.defs?.get(name)
+        self.defs?
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
     }
 
     /// `enum` (or `const`) as strings; `null` values make the schema nullable. Gemini takes
     /// `enum` on strings only: on other types the values go into the description.
     fn enumeration(
         &self,
-        m: &Members<'a>,
+        m: &Members<'t, 'a>,
         ty: Option<&str>,
         nullable: &mut bool,
         out: &mut Schema<'a>,
     ) {
-        let values: Vec<&'a Value> = match (m.enumeration, m.constant) {
-            (Some(Value::Array(vs)), _) => vs.iter().collect(),
+        let values: Vec<&'t Json<'a>> = match (m.enumeration, m.constant) {
+            (Some(Json::Array(vs)), _) => vs.iter().collect(),
             (_, Some(c)) => vec![c],
             _ => return,
         };
         let mut strings: Vec<Cow<'a, str>> = Vec::with_capacity(values.len());
         for v in values {
             match v {
-                Value::Null => *nullable = true,
-                Value::String(s) => strings.push(Cow::Borrowed(s)),
-                other => strings.push(Cow::Owned(other.to_string())),
+                Json::Null => *nullable = true,
+                Json::Str(s) => strings.push(s.clone()),
+                other => strings.push(Cow::Owned(serde_json::to_string(other).unwrap_or_default())),
             }
         }
         if strings.is_empty() {
@@ -340,7 +361,7 @@ impl<'a> Cleaner<'a> {
         }
         let note = format!("one of: {}", strings.join(", "));
         let description = match out.get("description") {
-            Some(Node::Value(Value::String(d))) if !d.is_empty() => format!("{d} ({note})"),
+            Some(Node::Json(Json::Str(d))) if !d.is_empty() => format!("{d} ({note})"),
             _ => note,
         };
         out.set("description", Node::Str(Cow::Owned(description)));
@@ -348,37 +369,42 @@ impl<'a> Cleaner<'a> {
 }
 
 /// The members of one schema object the cleaner reads, found in one pass over its keys (a
-/// lookup per key the cleaner knows would cost more than the rest of the cleaning).
+/// lookup per key the cleaner knows would cost more than the rest of the cleaning). A
+/// repeated key counts once, its last value.
 #[derive(Default)]
-struct Members<'a> {
-    reference: Option<&'a str>,
-    description: Option<&'a Value>,
+struct Members<'t, 'a> {
+    reference: Option<&'t str>,
+    description: Option<&'t Json<'a>>,
     nullable: bool,
-    ty: Option<&'a Value>,
-    any_of: Option<&'a Vec<Value>>,
-    one_of: Option<&'a Vec<Value>>,
-    all_of: Option<&'a Vec<Value>>,
-    properties: Option<&'a Value>,
-    required: Option<&'a Value>,
-    items: Option<&'a Value>,
-    format: Option<&'a Value>,
-    enumeration: Option<&'a Value>,
-    constant: Option<&'a Value>,
+    ty: Option<&'t Json<'a>>,
+    any_of: Option<&'t [Json<'a>]>,
+    one_of: Option<&'t [Json<'a>]>,
+    all_of: Option<&'t [Json<'a>]>,
+    properties: Option<&'t Json<'a>>,
+    required: Option<&'t Json<'a>>,
+    items: Option<&'t Json<'a>>,
+    format: Option<&'t Json<'a>>,
+    enumeration: Option<&'t Json<'a>>,
+    constant: Option<&'t Json<'a>>,
     /// The [`KEPT`] members, copied as they are.
-    kept: Vec<(&'a String, &'a Value)>,
+    kept: Vec<(&'t Cow<'a, str>, &'t Json<'a>)>,
 }
 
-impl<'a> Members<'a> {
-    fn of(s: &'a Map<String, Value>) -> Self {
+impl<'t, 'a> Members<'t, 'a> {
+    fn of(s: &'t [(Cow<'a, str>, Json<'a>)]) -> Self {
+        let array = |v: &'t Json<'a>| match v {
+            Json::Array(items) => Some(items.as_slice()),
+            _ => None,
+        };
         let mut m = Members::default();
         for (k, v) in s {
-            match k.as_str() {
+            match &**k {
                 "$ref" => m.reference = v.as_str(),
-                "nullable" => m.nullable = *v == Value::Bool(true),
+                "nullable" => m.nullable = matches!(v, Json::Bool(true)),
                 "type" => m.ty = Some(v),
-                "anyOf" => m.any_of = v.as_array(),
-                "oneOf" => m.one_of = v.as_array(),
-                "allOf" => m.all_of = v.as_array(),
+                "anyOf" => m.any_of = array(v),
+                "oneOf" => m.one_of = array(v),
+                "allOf" => m.all_of = array(v),
                 "properties" => m.properties = Some(v),
                 "required" => m.required = Some(v),
                 "items" => m.items = Some(v),
@@ -390,7 +416,10 @@ impl<'a> Members<'a> {
                         m.description = Some(v);
                     }
                     if KEPT.contains(&key) {
-                        m.kept.push((k, v));
+                        match m.kept.iter_mut().find(|(have, _)| *have == k) {
+                            Some(slot) => slot.1 = v,
+                            None => m.kept.push((k, v)),
+                        }
                     }
                 }
             }
@@ -400,17 +429,17 @@ impl<'a> Members<'a> {
 }
 
 /// A type name lowercased, borrowed when it already is.
-fn lowercase(t: &str) -> Cow<'_, str> {
+fn lowercase<'a>(t: &Cow<'a, str>) -> Cow<'a, str> {
     if t.bytes().any(|b| b.is_ascii_uppercase()) {
         Cow::Owned(t.to_ascii_lowercase())
     } else {
-        Cow::Borrowed(t)
+        t.clone()
     }
 }
 
-fn is_null_schema(v: &Value) -> bool {
+fn is_null_schema(v: &Json<'_>) -> bool {
     v.get("type")
-        .and_then(Value::as_str)
+        .and_then(Json::as_str)
         .is_some_and(|t| t.eq_ignore_ascii_case("null"))
 }
 

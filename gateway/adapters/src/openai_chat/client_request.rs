@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::wire::image_source;
 use crate::ParseError;
-use crate::ir::{Message, Part, Reasoning, Request, Role, Tool, ToolChoice};
+use crate::ir::{Message, Part, Reasoning, Request, Role, SchemaText, Tool, ToolChoice};
 use crate::json_tree::Json;
 
 /// Decodes a Chat Completions request body.
@@ -18,7 +18,9 @@ use crate::json_tree::Json;
 /// placed first. Audio and file parts, image `detail`, `n`, `logprobs`, `seed` and other
 /// options the IR has no place for are dropped; empty text is dropped too.
 pub fn decode_request(body: &[u8]) -> Result<Request, ParseError> {
-    let body = Json::parse(body).map_err(|e| ParseError::MalformedJson(e.to_string()))?;
+    // Tool parameters stay JSON text: most providers take them as they are.
+    let body = Json::parse_keeping_raw(body, "parameters")
+        .map_err(|e| ParseError::MalformedJson(e.to_string()))?;
     if !body.is_object() {
         return Err(ParseError::Invalid(
             "the body must be a JSON object".to_owned(),
@@ -297,8 +299,10 @@ fn tool(f: &Json<'_>) -> Option<Tool> {
         name: str_field(f, "name")?.to_owned(),
         description: str_field(f, "description").map(str::to_owned),
         parameters: match f.get("parameters") {
-            None | Some(Json::Null) => serde_json::json!({"type": "object", "properties": {}}),
-            Some(p) => p.to_value(),
+            None | Some(Json::Null) => SchemaText::empty_object(),
+            Some(Json::Raw(raw)) if raw.get() == "null" => SchemaText::empty_object(),
+            Some(Json::Raw(raw)) => SchemaText::from_raw(raw),
+            Some(p) => SchemaText::from(p.to_value()),
         },
     })
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::wire::image_url;
-use crate::ir::{ImageSource, Message, Part, Request, Role, ToolChoice};
+use crate::ir::{ImageSource, Message, Part, Request, Role, SchemaText, ToolChoice};
 
 /// Encodes `req` for `upstream_model`.
 ///
@@ -41,7 +41,7 @@ pub fn encode_request<'a>(req: &'a Request, upstream_model: &'a str) -> Body<'a>
                 name: &t.name,
                 description: t.description.as_deref(),
                 parameters: if t.parameters.is_null() {
-                    Cow::Owned(serde_json::json!({"type": "object", "properties": {}}))
+                    Cow::Owned(SchemaText::empty_object())
                 } else {
                     Cow::Borrowed(&t.parameters)
                 },
@@ -141,7 +141,7 @@ struct FunctionOut<'a> {
     name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<&'a str>,
-    parameters: Cow<'a, Value>,
+    parameters: Cow<'a, SchemaText>,
 }
 
 /// `tool_choice`: a mode string, or the function that must be called.

@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::ParseError;
-use crate::ir::{ImageSource, Message, Part, Reasoning, Request, Role, Tool, ToolChoice};
+use crate::ir::{
+    ImageSource, Message, Part, Reasoning, Request, Role, SchemaText, Tool, ToolChoice,
+};
 
 /// Request fields that point at state stored by OpenAI, which this gateway does not keep.
 const STATEFUL_FIELDS: [&str; 3] = ["previous_response_id", "conversation", "prompt"];
@@ -275,8 +277,8 @@ fn tools(v: Option<&Value>) -> Result<Vec<Tool>, ParseError> {
             _ => return Err(invalid(&format!("`tools[{i}].name` is required"))),
         };
         let parameters = match f.get("parameters") {
-            None | Some(Value::Null) => serde_json::json!({"type": "object", "properties": {}}),
-            Some(p) => p.clone(),
+            None | Some(Value::Null) => SchemaText::empty_object(),
+            Some(p) => SchemaText::from(p),
         };
         out.push(Tool {
             name,

@@ -163,12 +163,13 @@ fn codex_style_conversation_decodes() {
             Tool {
                 name: "shell".into(),
                 description: Some("Runs a command".into()),
-                parameters: json!({"type": "object", "properties": {"cmd": {"type": "array"}}}),
+                parameters: json!({"type": "object", "properties": {"cmd": {"type": "array"}}})
+                    .into(),
             },
             Tool {
                 name: "read".into(),
                 description: None,
-                parameters: json!({"type": "object", "properties": {}}),
+                parameters: json!({"type": "object", "properties": {}}).into(),
             },
         ],
         tool_choice: Some(ToolChoice::Auto),

@@ -120,12 +120,13 @@ fn a_full_request_decodes_to_the_ir() {
             Tool {
                 name: "get_weather".into(),
                 description: Some("Weather of a city".into()),
-                parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+                parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}})
+                    .into(),
             },
             Tool {
                 name: "noop".into(),
                 description: None,
-                parameters: json!({"type": "object"}),
+                parameters: json!({"type": "object"}).into(),
             },
         ],
         tool_choice: Some(ToolChoice::Tool("get_weather".into())),

@@ -103,12 +103,13 @@ fn a_request_from_another_dialect_encodes_as_a_messages_body() {
             Tool {
                 name: "get_weather".into(),
                 description: Some("Weather".into()),
-                parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+                parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}})
+                    .into(),
             },
             Tool {
                 name: "get_time".into(),
                 description: None,
-                parameters: Value::Null,
+                parameters: Value::Null.into(),
             },
         ],
         tool_choice: Some(ToolChoice::Required),
@@ -261,7 +262,7 @@ fn forced_tools_turn_thinking_off_and_choices_need_tools() {
     req.tools = vec![Tool {
         name: "f".into(),
         description: None,
-        parameters: json!({"type": "object"}),
+        parameters: json!({"type": "object"}).into(),
     }];
     let v = encode_request(&req, "m");
     assert_eq!(v["tool_choice"], json!({"type": "tool", "name": "f"}));

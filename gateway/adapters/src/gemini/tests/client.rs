@@ -104,7 +104,8 @@ fn full_request_decodes() {
             parameters: json!({"type": "object", "properties": {
                 "city": {"type": "string", "description": "City name"},
                 "days": {"type": ["integer", "null"], "minimum": 1}
-            }, "required": ["city"]}),
+            }, "required": ["city"]})
+            .into(),
         }],
         tool_choice: Some(ToolChoice::Tool("get_weather".into())),
         max_tokens: Some(1024),
@@ -166,7 +167,7 @@ fn snake_case_fields_are_accepted() {
     );
     assert_eq!(
         r.tools[0].parameters,
-        json!({"type": "object", "additionalProperties": false})
+        json!({"type": "object", "additionalProperties": false}).into()
     );
     assert_eq!(r.tool_choice, Some(ToolChoice::None));
 }

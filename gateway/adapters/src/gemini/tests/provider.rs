@@ -111,12 +111,13 @@ fn sample_request() -> Request {
                     "properties": {"city": {"type": "string", "format": "uri"}},
                     "required": ["city", "ghost"],
                     "additionalProperties": false
-                }),
+                })
+                .into(),
             },
             Tool {
                 name: "now".into(),
                 description: None,
-                parameters: json!({"type": "object", "properties": {}}),
+                parameters: json!({"type": "object", "properties": {}}).into(),
             },
         ],
         tool_choice: Some(ToolChoice::Tool("weather".into())),
@@ -249,7 +250,7 @@ fn reasoning_structured_output_and_tool_choices() {
         tools: vec![Tool {
             name: "f".into(),
             description: None,
-            parameters: json!({"type": "object", "properties": {"a": {"type": "integer"}}}),
+            parameters: json!({"type": "object", "properties": {"a": {"type": "integer"}}}).into(),
         }],
         ..Request::default()
     };

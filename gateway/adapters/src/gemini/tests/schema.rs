@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use super::super::schema::{from_gemini, parameters_to_gemini, to_gemini};
+use crate::ir::SchemaText;
 
 #[test]
 fn json_schema_is_cleaned_for_gemini() {
@@ -92,17 +93,19 @@ fn recursive_refs_terminate() {
     assert!(out.len() < 2_000_000, "{}", out.len());
 }
 
+/// Cleaned tool parameters, as a `Value`.
+fn params(schema: serde_json::Value) -> Option<serde_json::Value> {
+    let text = SchemaText::from(schema);
+    parameters_to_gemini(&text).map(|s| serde_json::to_value(s).unwrap())
+}
+
 #[test]
 fn parameterless_functions_have_no_parameters() {
+    assert_eq!(params(json!({"type": "object", "properties": {}})), None);
+    assert_eq!(params(json!({})), None);
+    assert_eq!(params(json!(true)), None);
     assert_eq!(
-        parameters_to_gemini(&json!({"type": "object", "properties": {}})),
-        None
-    );
-    assert_eq!(parameters_to_gemini(&json!({})), None);
-    assert_eq!(parameters_to_gemini(&json!(true)), None);
-    assert_eq!(
-        parameters_to_gemini(&json!({"properties": {"a": {"type": "string"}}}))
-            .map(|s| serde_json::to_value(s).unwrap()),
+        params(json!({"properties": {"a": {"type": "string"}}})),
         Some(json!({"type": "object", "properties": {"a": {"type": "string"}}}))
     );
 }

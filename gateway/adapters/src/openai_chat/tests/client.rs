@@ -121,7 +121,8 @@ fn decodes_a_full_conversation() {
         tools: vec![Tool {
             name: "weather".into(),
             description: Some("Current weather".into()),
-            parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+            parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}})
+                .into(),
         }],
         tool_choice: Some(ToolChoice::Tool("weather".into())),
         max_tokens: Some(300),
@@ -194,7 +195,7 @@ fn decodes_legacy_functions_and_simple_options() {
     );
     assert_eq!(
         r.tools[0].parameters,
-        json!({"type": "object", "properties": {}})
+        json!({"type": "object", "properties": {}}).into()
     );
     assert_eq!(r.tool_choice, Some(ToolChoice::Auto));
     assert_eq!(r.max_tokens, Some(50));
@@ -210,6 +211,47 @@ fn decodes_legacy_functions_and_simple_options() {
         let body = json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tool_choice": choice});
         assert_eq!(decode(body).unwrap().tool_choice, want);
     }
+}
+
+#[test]
+fn tool_schemas_pass_through_as_written() {
+    let body = br#"{"model":"m","messages":[{"role":"user","content":"hi"}],
+        "tools":[{"type":"function","function":{"name":"a","parameters": {"type": "object",
+            "properties": {"q": {"type": "string"}}}}},
+        {"type":"function","function":{"name":"b","parameters":null}},
+        {"type":"function","function":{"name":"c"}}]}"#;
+    let r = crate::openai_chat::decode_request(body).unwrap();
+    let schema = &r.tools[0].parameters;
+    assert_eq!(
+        schema.text(),
+        r#"{"type": "object",
+            "properties": {"q": {"type": "string"}}}"#
+    );
+    assert_eq!(
+        schema.to_value(),
+        json!({"type": "object", "properties": {"q": {"type": "string"}}})
+    );
+    for t in &r.tools[1..] {
+        assert_eq!(
+            t.parameters.to_value(),
+            json!({"type": "object", "properties": {}})
+        );
+    }
+    // Written to Anthropic as the client wrote it, not re-serialised.
+    let claude = String::from_utf8(
+        crate::convert::encode_request(
+            crate::provider::Protocol::Anthropic,
+            &r,
+            "claude-x",
+            Default::default(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(
+        claude.contains(r#""input_schema":{"type": "object","#),
+        "{claude}"
+    );
 }
 
 #[test]

@@ -79,12 +79,13 @@ fn sample_request() -> Request {
             Tool {
                 name: "search".into(),
                 description: Some("Web search".into()),
-                parameters: json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+                parameters: json!({"type": "object", "properties": {"q": {"type": "string"}}})
+                    .into(),
             },
             Tool {
                 name: "now".into(),
                 description: None,
-                parameters: Value::Null,
+                parameters: Value::Null.into(),
             },
         ],
         tool_choice: Some(ToolChoice::Required),
