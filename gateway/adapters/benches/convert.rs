@@ -440,15 +440,17 @@ fn answers(c: &mut Criterion<ThreadCpu>) {
         let mut r: ir::Response = convert::decode_response(protocol, &v).ok()?;
         r.model = "gpt-4o-mini".to_owned();
         let usage = r.usage;
-        let body = Dialect::OpenAi.encode_response(&r, 1_732_470_000);
-        Some((Bytes::from(body.to_string()), usage))
+        let body = Dialect::OpenAi.encode_response_bytes(&r, 1_732_470_000);
+        Some((Bytes::from(body), usage))
     };
     for (name, protocol, raw) in [
         ("anthropic", Protocol::Anthropic, claude_answer()),
         ("gemini", Protocol::Gemini, gemini_answer()),
     ] {
         g.bench_function(
-            format!("converted {name} -> openai: parse JSON + decode_response + encode_response + to_string"),
+            format!(
+                "converted {name} -> openai: parse JSON + decode_response + encode_response_bytes"
+            ),
             |b| b.iter(|| convert_answer(protocol, black_box(&raw))),
         );
     }

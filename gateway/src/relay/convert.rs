@@ -286,14 +286,7 @@ pub async fn attempt(
             ..ir::Usage::default()
         });
     }
-    let body = dialect.encode_response(&response, trace.created_at);
-    post::deliver(
-        session,
-        trace,
-        200,
-        "application/json",
-        Bytes::from(body.to_string()),
-    )
-    .await;
+    let body = dialect.encode_response_bytes(&response, trace.created_at);
+    post::deliver(session, trace, 200, "application/json", Bytes::from(body)).await;
     Ok(Outcome { usage, local_count })
 }

@@ -79,6 +79,15 @@ impl Dialect {
             Dialect::Gemini => gemini::encode_response(r),
         }
     }
+
+    /// [`Dialect::encode_response`] as the bytes of the body (OpenAI's written without
+    /// building a tree: the most common converted answer).
+    pub fn encode_response_bytes(self, r: &ir::Response, created: i64) -> Vec<u8> {
+        match self {
+            Dialect::OpenAi => openai_chat::encode_response_bytes(r, created),
+            other => other.encode_response(r, created).to_string().into_bytes(),
+        }
+    }
 }
 
 /// Settings of the channel's protocol that shape a converted request.

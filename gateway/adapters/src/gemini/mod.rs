@@ -20,6 +20,7 @@ mod provider_request;
 mod provider_response;
 mod provider_stream;
 mod schema;
+mod schema_check;
 mod usage;
 
 #[cfg(test)]

@@ -165,7 +165,7 @@ struct Declaration<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    parameters: Option<schema::Schema<'a>>,
+    parameters: Option<schema::Parameters<'a>>,
 }
 
 #[derive(Debug, Serialize)]

@@ -24,17 +24,18 @@ use std::borrow::Cow;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
+use super::schema_check;
 use crate::ir::SchemaText;
 use crate::json_tree::Json;
 
 /// Deeper subschemas become `{}` (the whole input is at most serde_json's nesting limit,
 /// but `$ref`s can loop).
-const MAX_DEPTH: usize = 32;
+pub(super) const MAX_DEPTH: usize = 32;
 /// Subschemas visited at most (bounds `$ref` expansion of hostile schemas).
 const MAX_NODES: usize = 10_000;
 
 /// Plain keys copied as they are.
-const KEPT: &[&str] = &[
+pub(super) const KEPT: &[&str] = &[
     "description",
     "minItems",
     "maxItems",
@@ -174,12 +175,34 @@ pub(super) fn to_gemini(schema: &Value) -> Value {
     serde_json::to_value(value_to_gemini(schema)).unwrap_or(Value::Null)
 }
 
+/// A function's parameters as sent to Gemini.
+#[derive(Debug)]
+pub(super) enum Parameters<'a> {
+    /// The client's schema, already one Gemini takes (see `gemini/schema_check.rs`).
+    AsGiven(&'a SchemaText),
+    Cleaned(Schema<'a>),
+}
+
+impl Serialize for Parameters<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Parameters::AsGiven(text) => text.serialize(s),
+            Parameters::Cleaned(schema) => schema.serialize(s),
+        }
+    }
+}
+
 /// Tool parameters for a `functionDeclaration`: `None` when the function takes no
 /// arguments (Gemini refuses an object schema with empty `properties`).
-pub(super) fn parameters_to_gemini(schema: &SchemaText) -> Option<Schema<'_>> {
+pub(super) fn parameters_to_gemini(schema: &SchemaText) -> Option<Parameters<'_>> {
+    if schema_check::takes_as_is(schema.text()) {
+        return Some(Parameters::AsGiven(schema));
+    }
     // The text was checked when it was decoded: it parses.
     let tree = Json::parse(schema.text().as_bytes()).ok()?;
-    Some(clean(&tree)).filter(Schema::takes_arguments)
+    Some(clean(&tree))
+        .filter(Schema::takes_arguments)
+        .map(Parameters::Cleaned)
 }
 
 /// Walks a schema tree `'t` whose text lives for `'a`.

@@ -1,6 +1,9 @@
 //! Client side: an IR answer encoded as a `chat.completion` object.
 
-use serde_json::{Value, json};
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde_json::Value;
 
 use super::wire::{completion_id, finish_reason, usage_json};
 use crate::ir::{Part, Response};
@@ -11,49 +14,109 @@ use crate::ir::{Part, Response};
 /// thinking), tool calls into `tool_calls`; redacted thinking is dropped. `usage` is
 /// omitted when the answer has none (the caller fills in a local count first).
 pub fn encode_response(r: &Response, created: i64) -> Value {
-    let mut text: Option<String> = None;
-    let mut thinking: Option<String> = None;
-    let mut calls = Vec::new();
+    serde_json::to_value(completion(r, created)).unwrap_or(Value::Null)
+}
+
+/// [`encode_response`] written straight to bytes (what the relay sends: no tree is built).
+pub fn encode_response_bytes(r: &Response, created: i64) -> Vec<u8> {
+    // Plain structs of strings and numbers: serialising them cannot fail.
+    serde_json::to_vec(&completion(r, created)).unwrap_or_default()
+}
+
+fn completion(r: &Response, created: i64) -> Completion<'_> {
+    let mut text: Option<Cow<'_, str>> = None;
+    let mut thinking: Option<Cow<'_, str>> = None;
+    let mut tool_calls = Vec::new();
     for p in &r.content {
         match p {
-            Part::Text(t) => text.get_or_insert_with(String::new).push_str(t),
-            Part::Thinking { text: t, .. } => thinking.get_or_insert_with(String::new).push_str(t),
+            Part::Text(t) => append(&mut text, t),
+            Part::Thinking { text: t, .. } => append(&mut thinking, t),
             Part::ToolCall {
                 id,
                 name,
                 arguments,
             } => {
                 let id = if id.is_empty() {
-                    format!("call_{}", calls.len())
+                    Cow::Owned(format!("call_{}", tool_calls.len()))
                 } else {
-                    id.clone()
+                    Cow::Borrowed(id.as_str())
                 };
-                calls.push(json!({
-                    "id": id,
-                    "type": "function",
-                    "function": {"name": name, "arguments": arguments},
-                }));
+                tool_calls.push(CallOut {
+                    id,
+                    kind: "function",
+                    function: FunctionOut { name, arguments },
+                });
             }
             Part::Image(_) | Part::RedactedThinking(_) | Part::ToolResult { .. } => {}
         }
     }
-    let finish = finish_reason(r.stop, !calls.is_empty());
-    let mut message = json!({"role": "assistant", "content": text});
-    if let Some(t) = thinking {
-        message["reasoning_content"] = Value::String(t);
+    let finish_reason = finish_reason(r.stop, !tool_calls.is_empty());
+    Completion {
+        id: completion_id(&r.id, created),
+        object: "chat.completion",
+        created,
+        model: &r.model,
+        choices: [Choice {
+            index: 0,
+            message: MessageOut {
+                role: "assistant",
+                content: text,
+                reasoning_content: thinking,
+                tool_calls,
+            },
+            finish_reason,
+        }],
+        usage: r.usage.as_ref().map(usage_json),
     }
-    if !calls.is_empty() {
-        message["tool_calls"] = Value::Array(calls);
+}
+
+/// Adds `t` to the text so far (borrowed while there is one piece).
+fn append<'a>(to: &mut Option<Cow<'a, str>>, t: &'a str) {
+    match to {
+        None => *to = Some(Cow::Borrowed(t)),
+        Some(have) => have.to_mut().push_str(t),
     }
-    let mut out = json!({
-        "id": completion_id(&r.id, created),
-        "object": "chat.completion",
-        "created": created,
-        "model": r.model,
-        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-    });
-    if let Some(u) = &r.usage {
-        out["usage"] = usage_json(u);
-    }
-    out
+}
+
+/// A `chat.completion` object, borrowing the answer it was made of.
+#[derive(Serialize)]
+struct Completion<'a> {
+    id: String,
+    object: &'static str,
+    created: i64,
+    model: &'a str,
+    choices: [Choice<'a>; 1],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct Choice<'a> {
+    index: u32,
+    message: MessageOut<'a>,
+    finish_reason: &'static str,
+}
+
+#[derive(Serialize)]
+struct MessageOut<'a> {
+    role: &'static str,
+    content: Option<Cow<'a, str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reasoning_content: Option<Cow<'a, str>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_calls: Vec<CallOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct CallOut<'a> {
+    id: Cow<'a, str>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: FunctionOut<'a>,
+}
+
+#[derive(Serialize)]
+struct FunctionOut<'a> {
+    name: &'a str,
+    arguments: &'a str,
 }

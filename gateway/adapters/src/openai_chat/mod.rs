@@ -18,7 +18,7 @@ mod wire;
 mod tests;
 
 pub use client_request::{client_wants_usage, decode_request};
-pub use client_response::encode_response;
+pub use client_response::{encode_response, encode_response_bytes};
 pub use client_stream::StreamEncoder;
 pub use error::error_body;
 pub use provider_request::encode_request;

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use super::super::schema::{from_gemini, parameters_to_gemini, to_gemini};
+use super::super::schema_check::takes_as_is;
 use crate::ir::SchemaText;
 
 #[test]
@@ -134,4 +135,57 @@ fn gemini_schema_normalises_to_json_schema() {
             "required": ["a"]
         })
     );
+}
+
+#[test]
+fn schemas_sent_as_given_are_exactly_those_cleaning_leaves_alone() {
+    let clean = [
+        r#"{"type":"object","properties":{"city":{"type":"string","description":"City"}},"required":["city"]}"#,
+        r#"{"type": "object", "properties": {"unit": {"type": "string", "enum": ["c", "f"]},
+            "days": {"type": "integer", "minimum": 1, "maximum": 7, "default": 3},
+            "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            "at": {"type": "object", "properties": {"x": {"type": "number"}}, "nullable": true}}}"#,
+    ];
+    let unclean = [
+        // Keys the cleaner drops or rewrites, and shapes it changes.
+        r#"{"type":"object","properties":{"a":{"type":"string","format":"email"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#,
+        r#"{"type":"object","properties":{"a":{"type":["string","null"]}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"STRING"}}}"#,
+        r#"{"type":"object","properties":{"a":{"enum":["x"]}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"integer","enum":[1,2]}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","enum":[]}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","enum":["x",null]}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}"#,
+        r#"{"type":"object","required":["a"]}"#,
+        r##"{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"type":"string"}}}"##,
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}]}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","nullable":false}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"array","items":[{"type":"string"}]}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"integer"}}}"#,
+        r#"{"type":"object","type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a\u0041":{"type":"string"}}}"#,
+        r#"{"properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":true}}"#,
+        // No arguments: Gemini takes no parameters at all.
+        r#"{"type":"object","properties":{}}"#,
+        r#"{"type":"object"}"#,
+        "null",
+    ];
+    for text in clean {
+        assert!(takes_as_is(text), "{text}");
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        // What would have been sent after cleaning is the client's schema.
+        assert_eq!(to_gemini(&value), value, "{text}");
+        let schema = SchemaText::from(value.clone());
+        let sent = serde_json::to_value(parameters_to_gemini(&schema).unwrap()).unwrap();
+        assert_eq!(sent, value);
+    }
+    for text in unclean {
+        assert!(!takes_as_is(text), "{text}");
+    }
+    let deep = (0..40).fold(r#"{"type":"string"}"#.to_owned(), |inner, _| {
+        format!(r#"{{"type":"object","properties":{{"a":{inner}}}}}"#)
+    });
+    assert!(!takes_as_is(&deep));
 }

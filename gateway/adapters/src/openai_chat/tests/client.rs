@@ -372,7 +372,10 @@ fn encodes_an_answer() {
                 "completion_tokens_details": {"reasoning_tokens": 12}
             }
         })
-    );
+    ); // The relay's bytes are the same object.
+    let bytes = crate::openai_chat::encode_response_bytes(&r, 1_700_000_000);
+    let written: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(written, encode_response(&r, 1_700_000_000));
 }
 
 #[test]
