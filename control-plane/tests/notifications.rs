@@ -2,7 +2,7 @@
 //! given with `--outbound-ca-file`, loopback allowed with `--outbound-allow-networks`) once per
 //! crossing of the user's threshold, by email through a stand-in SMTP server, and the SSRF
 //! guard refusing internal destinations, whether written as addresses or reached by name; the
-//! root user's notice when live failures disable a channel.
+//! root user's notice when live failures or a channel test disable a channel.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -345,6 +345,38 @@ async fn reminders_go_once_per_crossing(backend: Backend) {
         "{}",
         notices[0].body
     );
+
+    // A channel that the channel test takes out of service: root hears of it as well.
+    let mock = mock_provider::start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let revoked = app
+        .post(
+            "/api/channel/",
+            json!({"type": 1, "name": "revoked-upstream", "key": "mock-key", "models": "gpt-4o-mini",
+                   "base_url": mock.scenario_url("tag=revoked,status=401")}),
+        )
+        .signed_in(&root)
+        .send()
+        .await;
+    assert!(revoked.success(), "{}", revoked.body);
+    let revoked_id = revoked.data()[0].as_i64().unwrap();
+    app.get(&format!("/api/channel/test/{revoked_id}"))
+        .signed_in(&root)
+        .send()
+        .await;
+    let notices = wait_calls(&root_hooks, 2).await;
+    assert_eq!(notices.len(), 2, "{notices:?}");
+    assert_eq!(notices[1].body["type"], json!("channel_disabled"));
+    assert!(
+        notices[1].body["content"]
+            .as_str()
+            .unwrap()
+            .contains("revoked-upstream"),
+        "{}",
+        notices[1].body
+    );
+    mock.stop();
     app.finish().await;
 }
 

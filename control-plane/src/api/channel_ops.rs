@@ -5,6 +5,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
 use utoipa::{IntoParams, ToSchema};
 
 use super::auth::AdminCaller;
@@ -60,10 +61,14 @@ async fn apply_verdict(
     channel: &ChannelRecord,
     verdict: Verdict,
 ) -> ApiResult<i64> {
-    let (status, info) = match verdict {
+    let (status, info, disabling) = match verdict {
         Verdict::Keep => return Ok(channel.status),
-        Verdict::Disable(reason) => (STATUS_AUTO_DISABLED, channels::other_info(&reason, now())),
-        Verdict::Enable => (STATUS_ENABLED, String::new()),
+        Verdict::Disable(reason) => (
+            STATUS_AUTO_DISABLED,
+            channels::other_info(&reason, now()),
+            Some(reason),
+        ),
+        Verdict::Enable => (STATUS_ENABLED, String::new(), None),
     };
     let updated = ChannelRecord {
         status,
@@ -78,6 +83,10 @@ async fn apply_verdict(
         status,
         "channel status changed by a check"
     );
+    // Root hears of a live channel a check took out of service, as of live failures.
+    if let Some(reason) = disabling.filter(|_| channel.status == STATUS_ENABLED) {
+        crate::notify::channel_disabled(state, channel.id, &channel.name, None, &reason).await;
+    }
     Ok(status)
 }
 
@@ -204,7 +213,10 @@ async fn apply_key_verdict(
         Verdict::Disable(reason) => (STATUS_AUTO_DISABLED, reason),
         Verdict::Enable => (STATUS_ENABLED, String::new()),
     };
+    // Whether the key was live before this test (the edit may run more than once).
+    let was_enabled = AtomicBool::new(false);
     let change = health::change_keys(state, channel_id, |states, _| {
+        was_enabled.store(states.status(index) == STATUS_ENABLED, Ordering::Relaxed);
         states.set(index, status, &reason, now())
     })
     .await?;
@@ -215,8 +227,24 @@ async fn apply_key_verdict(
             status,
             "channel key status changed by a test"
         );
+        if status == STATUS_AUTO_DISABLED && was_enabled.load(Ordering::Relaxed) {
+            notify_key_disabled(state, channel_id, index, &reason).await;
+        }
     }
     Ok(())
+}
+
+/// Tells root that a test disabled a live key of `channel_id`.
+async fn notify_key_disabled(state: &AppState, channel_id: i64, index: u32, reason: &str) {
+    let name = match store::channels::find(state.db(), channel_id).await {
+        Ok(Some(channel)) => channel.name,
+        Ok(None) => return,
+        Err(err) => {
+            tracing::warn!(channel_id, error = %err, "key notice: channel unreadable");
+            return;
+        }
+    };
+    crate::notify::channel_disabled(state, channel_id, &name, Some(index), reason).await;
 }
 
 /// Which model to test, and with which key of a multi-key channel (the first enabled one
