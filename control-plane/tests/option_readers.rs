@@ -18,10 +18,6 @@ const PENDING: &[(&str, &str)] = &[
     ("WeChatServerAddress", "issue 19: WeChat sign-in"),
     ("oidc.well_known", "issue 19: OIDC sign-in"),
     (
-        "DataExportInterval",
-        "issue 19: the dashboard roll-ups' interval",
-    ),
-    (
         "CheckSensitiveOnCompletionEnabled",
         "issue 19: completion checks",
     ),

@@ -7,6 +7,7 @@ mod common;
 use std::net::SocketAddr;
 
 use common::TestApp;
+use control_plane::store::usage::Recording;
 use proto::usage::v1::usage_service_client::UsageServiceClient;
 use proto::usage::v1::{ReportAck, ReportBatch, UsageRecord};
 use serde_json::json;
@@ -389,10 +390,19 @@ async fn consumption_without_log_rows_still_charges_once(app: &TestApp) {
         let quota = if kind == 2 { 100 } else { 0 };
         control_plane::sync::usage::to_row(record(id, user.user_id, token_id, quota, kind))
     };
-    let ingest = |rows: Vec<_>, log: bool| async move {
-        control_plane::store::usage::ingest_with(app.db(), "gw-test", &rows, log)
+    let ingest_recording = |rows: Vec<_>, recording| async move {
+        control_plane::store::usage::ingest_with(app.db(), "gw-test", &rows, recording)
             .await
             .unwrap()
+    };
+    let ingest = |rows: Vec<_>, log: bool| {
+        ingest_recording(
+            rows,
+            Recording {
+                consume_logs: log,
+                rollups: true,
+            },
+        )
     };
     let logs = || async {
         let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM logs WHERE user_id = $1")
@@ -430,6 +440,27 @@ async fn consumption_without_log_rows_still_charges_once(app: &TestApp) {
     assert_eq!(again.duplicates, 1);
     assert_eq!(quota().await, start - 300);
     assert_eq!(logs().await, logs_before + 2);
+
+    // With the dashboard off (DataExportEnabled), rows are charged and logged, not rolled up.
+    let rolled_up = || async {
+        let (q,): (Option<i64>,) =
+            sqlx::query_as("SELECT CAST(SUM(quota) AS BIGINT) FROM quota_data WHERE user_id = $1")
+                .bind(user.user_id)
+                .fetch_one(&app.db().pool)
+                .await
+                .unwrap();
+        q.unwrap_or(0)
+    };
+    assert_eq!(rolled_up().await, 300);
+    let off = Recording {
+        consume_logs: true,
+        rollups: false,
+    };
+    let dark = ingest_recording(vec![row("r-4", 2)], off).await;
+    assert_eq!(dark.inserted, 1);
+    assert_eq!(quota().await, start - 400);
+    assert_eq!(logs().await, logs_before + 3);
+    assert_eq!(rolled_up().await, 300);
 }
 
 on_both_backends!(

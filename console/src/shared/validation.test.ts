@@ -150,9 +150,9 @@ describe('system settings (spec 1 §5)', () => {
       { text: 'baz', regex: false },
     ]);
   });
-  it('minimums: dashboard interval 1, check-in and thresholds 0', () => {
-    expect(id(v.validateMinimum('DataExportInterval', 0, 1))).toBe(m.minValue.id);
-    expect(v.validateMinimum('DataExportInterval', 1, 1)).toBeNull();
+  it('minimums: minimum top-up 1, check-in and thresholds 0', () => {
+    expect(id(v.validateMinimum('MinTopUp', 0, 1))).toBe(m.minValue.id);
+    expect(v.validateMinimum('MinTopUp', 1, 1)).toBeNull();
     expect(id(v.validateMinimum('CheckInQuota', -1, 0))).toBe(m.minValue.id);
     expect(v.validateMinimum('CheckInQuota', 0, 0)).toBeNull();
   });

@@ -105,26 +105,44 @@ struct HourSum {
 /// How long a usage receipt is kept (far longer than a gateway's spool holds a record).
 const RECEIPT_DAYS: i64 = 30;
 
+/// What ingestion writes besides charges: consumption log rows (`LogConsumeEnabled`) and the
+/// dashboard's hourly roll-ups (`DataExportEnabled`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recording {
+    pub consume_logs: bool,
+    pub rollups: bool,
+}
+
+impl Default for Recording {
+    fn default() -> Self {
+        Recording {
+            consume_logs: true,
+            rollups: true,
+        }
+    }
+}
+
 /// Writes `rows` in one transaction, with a log row for each (see [`ingest_with`]).
 pub async fn ingest(
     db: &Db,
     gateway_id: &str,
     rows: &[UsageRow],
 ) -> Result<IngestOutcome, sqlx::Error> {
-    ingest_with(db, gateway_id, rows, true).await
+    ingest_with(db, gateway_id, rows, Recording::default()).await
 }
 
 /// Writes `rows` in one transaction. Rows whose request id is already stored (as a log row or
-/// a receipt) are skipped, so delivering the same batch twice charges once. With `log_consume`
-/// off (`LogConsumeEnabled`), consumption rows are charged without a log row: a receipt of
-/// their request id takes its place. Balances and hourly roll-ups are updated once per user,
+/// a receipt) are skipped, so delivering the same batch twice charges once. Without
+/// `consume_logs`, consumption rows are charged without a log row: a receipt of their request
+/// id takes its place; without `rollups`, the dashboard's hourly roll-ups are not written.
+/// Balances and hourly roll-ups are updated once per user,
 /// token, channel and (user, model, hour), in key order, so concurrent batches lock rows in the
 /// same order and cannot deadlock each other.
 pub async fn ingest_with(
     db: &Db,
     gateway_id: &str,
     rows: &[UsageRow],
-    log_consume: bool,
+    recording: Recording,
 ) -> Result<IngestOutcome, sqlx::Error> {
     // Read before the transaction: on SQLite a transaction that reads first and writes later
     // cannot wait for another writer. (A token's owner never changes.)
@@ -165,7 +183,8 @@ pub async fn ingest_with(
     let mut receipts = false;
     for row in accepted {
         let request_id = Some(row.request_id.as_str()).filter(|r| !r.is_empty());
-        let logged = log_consume || row.kind != LogType::Consume as i64 || request_id.is_none();
+        let logged =
+            recording.consume_logs || row.kind != LogType::Consume as i64 || request_id.is_none();
         if !logged {
             receipts = true;
             let inserted = sqlx::query(
@@ -234,6 +253,9 @@ pub async fn ingest_with(
                 charge.quota += row.quota;
                 charge.count += 1;
             }
+        }
+        if !recording.rollups {
+            continue;
         }
         let hour = row.created_at - row.created_at.rem_euclid(3600);
         let sum = hours

@@ -118,12 +118,16 @@ async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAc
     });
     let failures = crate::health::failures_of(&batch.records);
     let rows: Vec<UsageRow> = batch.records.into_iter().map(to_row).collect();
-    // Consumption rows are charged without a log row while LogConsumeEnabled is off.
-    let log_consume = match state.options().await {
-        Ok(o) => o.bool("LogConsumeEnabled"),
-        Err(_) => true,
+    // Consumption rows are charged without a log row while LogConsumeEnabled is off, and
+    // without the dashboard's roll-ups while DataExportEnabled is.
+    let recording = match state.options().await {
+        Ok(o) => usage::Recording {
+            consume_logs: o.bool("LogConsumeEnabled"),
+            rollups: o.bool("DataExportEnabled"),
+        },
+        Err(_) => usage::Recording::default(),
     };
-    let outcome = match usage::ingest_with(state.db(), &gateway_id, &rows, log_consume).await {
+    let outcome = match usage::ingest_with(state.db(), &gateway_id, &rows, recording).await {
         Ok(outcome) => outcome,
         Err(err) => {
             state

@@ -72,7 +72,6 @@ export const FIELD_LABELS = {
   LogConsumeEnabled: 'Record consumption logs',
   LogChatContentEnabled: 'Record chat content',
   DataExportEnabled: 'Enable the data dashboard',
-  DataExportInterval: 'Dashboard update interval (minutes)',
   DataExportDefaultTime: 'Dashboard default granularity',
   ChannelDisableThreshold: 'Response time that disables a channel (seconds)',
   QuotaRemindThreshold: 'Quota reminder threshold',

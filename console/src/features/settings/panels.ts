@@ -190,7 +190,7 @@ export const OPERATION_PANELS: PanelDef[] = [
   {
     id: 'dashboard',
     title: p.dashboard,
-    fields: [sw('DataExportEnabled'), num('DataExportInterval', 1), { key: 'DataExportDefaultTime', kind: 'granularity' }],
+    fields: [sw('DataExportEnabled'), { key: 'DataExportDefaultTime', kind: 'granularity' }],
   },
   {
     id: 'monitor',

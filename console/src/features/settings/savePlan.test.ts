@@ -44,10 +44,10 @@ describe('settings save plan', () => {
     });
   });
 
-  it('applies minimums: check-in quota ≥ 0, dashboard interval ≥ 1', () => {
+  it('applies minimums: check-in quota ≥ 0, minimum top-up ≥ 1', () => {
     const a = planSave(panel('checkIn'), { CheckInQuota: '0' }, { CheckInQuota: '-1' });
     expect('problem' in a && a.problem.message.id).toBe(validation.minValue.id);
-    const b = planSave(panel('dashboard'), { DataExportInterval: '5' }, { DataExportInterval: '0' });
+    const b = planSave(panel('payment'), { ServerAddress: 'https://x', MinTopUp: '5' }, { MinTopUp: '0' });
     expect('problem' in b && b.problem.message.id).toBe(validation.minValue.id);
   });
 

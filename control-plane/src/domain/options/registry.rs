@@ -169,7 +169,6 @@ pub static REGISTRY: &[OptionSpec] = &[
     int("LogRetentionDays", "0", 0),
     flag("LogChatContentEnabled", false),
     flag("DataExportEnabled", true),
-    int("DataExportInterval", "5", 1),
     opt(
         "DataExportDefaultTime",
         "hour",

@@ -247,7 +247,7 @@ mod tests {
             Err(Msg::OptionNotInteger { .. })
         ));
         assert!(matches!(
-            normalize("DataExportInterval", "0", &o),
+            normalize("MinTopUp", "0", &o),
             Err(Msg::OptionBelowMin { min: 1, .. })
         ));
         assert!(matches!(
