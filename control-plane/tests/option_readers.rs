@@ -41,10 +41,6 @@ const PENDING: &[(&str, &str)] = &[
         "WorkerValidKey",
         "issue 19: image URLs fetched through the worker",
     ),
-    (
-        "global.pass_through_request_enabled",
-        "issue 19: request pass-through",
-    ),
     ("MjAccountFilterEnabled", "issue 20: Midjourney tasks"),
     ("MjActionCheckSuccessEnabled", "issue 20: Midjourney tasks"),
     ("MjForwardUrlEnabled", "issue 20: Midjourney tasks"),

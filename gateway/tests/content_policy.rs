@@ -1,6 +1,7 @@
 //! Sensitive words, set in the control plane's options, act on every gateway: a prompt that
 //! contains one is refused in the client's own dialect before any upstream call and costs
-//! nothing; with the check off, or without a match, requests pass.
+//! nothing; with the check off, or without a match, requests pass. The other request policy
+//! options too: hidden upstream errors, browser extensions refused, requests passed through.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -188,4 +189,41 @@ async fn upstream_errors_can_be_hidden_and_browser_extensions_blocked() {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_pass_through_unchanged_when_asked() {
+    let sys = System::start(false).await.unwrap();
+    let gw = sys.gateway("gw-a").await;
+    let url = format!("http://{}/v1/chat/completions", gw.addr);
+    let bearer = format!("Bearer {}", sys.key);
+    let body = json!({"model": "gpt-4o-mini", "stream": true,
+                      "messages": [{"role": "user", "content": "hi"}]});
+    let sent = body.to_string().len();
+    let seen = || {
+        sys.mock
+            .with_stats(|s| s.requests.last().map(|r| r.body_len))
+            .unwrap()
+    };
+    // By default a stream is asked for its usage: `stream_options` is added to the body.
+    let r = send_json("POST", &url, &[("authorization", &bearer)], body.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(seen() > sent, "{} > {sent}", seen());
+
+    set(&sys, "global.pass_through_request_enabled", "true").await;
+    let start = Instant::now();
+    loop {
+        let r = send_json("POST", &url, &[("authorization", &bearer)], body.clone()).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        if seen() == sent {
+            // The client's bytes went upstream, and the answer still streamed back.
+            assert!(r.text().contains("data: [DONE]"), "{}", r.text());
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "never passed through"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

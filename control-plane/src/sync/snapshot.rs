@@ -225,6 +225,7 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         group_model_rate_limit: group_model_limits(o.get("GroupModelRateLimit")),
         hide_upstream_error: o.bool("global.hide_upstream_error_enabled"),
         self_use_mode: o.bool("SelfUseModeEnabled"),
+        pass_through_request: o.bool("global.pass_through_request_enabled"),
         stream_ping_seconds: if o.bool("general_setting.ping_interval_enabled") {
             u32::try_from(o.i64("general_setting.ping_interval_seconds").max(1)).unwrap_or(60)
         } else {

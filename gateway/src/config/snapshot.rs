@@ -182,6 +182,9 @@ pub struct Options {
     pub stream_ping: Option<Duration>,
     /// Models without a price are allowed at zero cost (`SelfUseModeEnabled`).
     pub self_use_mode: bool,
+    /// Same-dialect requests go upstream as the client's bytes, unchanged
+    /// (`global.pass_through_request_enabled`).
+    pub pass_through_request: bool,
 }
 
 /// Completion tokens reserved for a request without max_tokens when no option says.
@@ -313,6 +316,7 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
         hide_upstream_error: o.hide_upstream_error,
         block_browser_extension: o.block_browser_extension,
         self_use_mode: o.self_use_mode,
+        pass_through_request: o.pass_through_request,
         stream_ping: (o.stream_ping_seconds > 0)
             .then(|| Duration::from_secs(u64::from(o.stream_ping_seconds))),
         sensitive_check_prompt: o.sensitive_check_prompt && !o.sensitive_words.is_empty(),

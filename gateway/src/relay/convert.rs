@@ -67,14 +67,22 @@ fn dialect_outgoing(
     if job.dialect.native_protocol() != spec.protocol {
         return converted(channel, snap, job.ir.clone(), upstream_model);
     }
+    // The mapped model goes into the body unless requests pass through as they are.
+    let body = || {
+        if snap.options.pass_through_request {
+            Ok(job.raw.clone())
+        } else {
+            job::with_model(&job.raw, &job.ir.model, upstream_model).map_err(gateway)
+        }
+    };
     let (url, body) = match job.dialect {
         Dialect::Responses => (
             provider::upstream_url(spec, &channel.base_url, "/v1/responses", upstream_model),
-            job::with_model(&job.raw, &job.ir.model, upstream_model).map_err(gateway)?,
+            body()?,
         ),
         Dialect::Claude => (
             provider::chat_url(spec, &channel.base_url, upstream_model, job.ir.stream),
-            job::with_model(&job.raw, &job.ir.model, upstream_model).map_err(gateway)?,
+            body()?,
         ),
         Dialect::Gemini => (
             provider::chat_url(spec, &channel.base_url, upstream_model, job.ir.stream),

@@ -527,10 +527,15 @@ async fn attempt(
         &upstream_model,
     );
     let force_usage = opts.force_stream_usage && channel.spec.stream_usage;
-    // Slices of the client's bytes around a replaced model: no copy of the body.
-    let body = parsed
-        .upstream_chunks(&upstream_model, force_usage)
-        .map_err(|e| AttemptError::Gateway(e.into()))?;
+    // Slices of the client's bytes around a replaced model: no copy of the body. Passed
+    // through, the client's bytes as they are (a stream without usage is counted locally).
+    let body = if opts.pass_through_request {
+        vec![parsed.raw().clone()]
+    } else {
+        parsed
+            .upstream_chunks(&upstream_model, force_usage)
+            .map_err(|e| AttemptError::Gateway(e.into()))?
+    };
     let request = upstream::build_request(channel, trace.key, &url, body, parsed.stream, &[])?;
     let mut answer = send(r, session, opts, request, trace).await?;
     if parsed.stream && answer.is_sse {
