@@ -29,6 +29,8 @@ pub struct LiveFailure {
     /// `None` when the upstream gave no answer (connection failure, timeout).
     pub status: Option<u16>,
     pub message: String,
+    /// When the gateway recorded it (Unix seconds).
+    pub at: i64,
 }
 
 /// The failures of a batch's records that make sense (a positive channel id, a status of 0 or
@@ -36,9 +38,9 @@ pub struct LiveFailure {
 pub fn failures_of(records: &[pb::UsageRecord]) -> Vec<LiveFailure> {
     records
         .iter()
-        .flat_map(|r| &r.channel_failures)
-        .filter(|f| f.channel_id > 0 && (f.status == 0 || (100..=599).contains(&f.status)))
-        .map(|f| {
+        .flat_map(|r| r.channel_failures.iter().map(move |f| (r, f)))
+        .filter(|(_, f)| f.channel_id > 0 && (f.status == 0 || (100..=599).contains(&f.status)))
+        .map(|(r, f)| {
             let mut end = f.message.len().min(MAX_MESSAGE);
             while !f.message.is_char_boundary(end) {
                 end -= 1;
@@ -48,18 +50,20 @@ pub fn failures_of(records: &[pb::UsageRecord]) -> Vec<LiveFailure> {
                 key_index: f.key_index,
                 status: u16::try_from(f.status).ok().filter(|s| *s != 0),
                 message: f.message[..end].replace('\0', ""),
+                at: r.created_at,
             }
         })
         .collect()
 }
 
-/// The first failure of each channel key that the policy says disables it, with the reason.
-fn disabling(policy: &HealthPolicy, failures: &[LiveFailure]) -> BTreeMap<(i64, u32), String> {
-    let mut out = BTreeMap::new();
+/// The first failure of each channel key that the policy says disables it, with the reason,
+/// and when the newest such failure of that key happened.
+fn disabling(
+    policy: &HealthPolicy,
+    failures: &[LiveFailure],
+) -> BTreeMap<(i64, u32), (String, i64)> {
+    let mut out: BTreeMap<(i64, u32), (String, i64)> = BTreeMap::new();
     for f in failures {
-        if out.contains_key(&(f.channel_id, f.key_index)) {
-            continue;
-        }
         let outcome = Err((f.status, f.message.clone()));
         // Whether the channel allows it (auto_ban) and is enabled is checked when switching.
         if let Verdict::Disable(reason) = channels::judge(policy, true, STATUS_ENABLED, &outcome) {
@@ -67,7 +71,9 @@ fn disabling(policy: &HealthPolicy, failures: &[LiveFailure]) -> BTreeMap<(i64, 
                 Some(status) => format!("upstream answered {status}: {reason}"),
                 None => reason,
             };
-            out.insert((f.channel_id, f.key_index), reason);
+            out.entry((f.channel_id, f.key_index))
+                .and_modify(|(_, at)| *at = (*at).max(f.at))
+                .or_insert((reason, f.at));
         }
     }
     out
@@ -92,7 +98,7 @@ pub async fn judge_live_failures(state: &AppState, failures: &[LiveFailure]) -> 
         return Vec::new();
     }
     let mut disabled = Vec::new();
-    for ((channel_id, key_index), reason) in disabling(&policy, failures) {
+    for ((channel_id, key_index), (reason, at)) in disabling(&policy, failures) {
         let channel = match store::channels::find(state.db(), channel_id).await {
             Ok(Some(c)) if c.auto_ban != 0 && c.status == STATUS_ENABLED => c,
             Ok(_) => continue,
@@ -101,6 +107,15 @@ pub async fn judge_live_failures(state: &AppState, failures: &[LiveFailure]) -> 
                 continue;
             }
         };
+        // Reports arrive in batches: failures from before a check brought the channel back
+        // (or from that same second) say nothing about it now.
+        if channels::enabled_time(&channel.other_info).is_some_and(|back| at <= back) {
+            tracing::info!(
+                channel_id,
+                "channel health: failures older than its re-enabling ignored"
+            );
+            continue;
+        }
         if channel_keys(state, &channel).len() > 1 {
             match change_keys(state, channel_id, |states, count| {
                 (key_index as usize) < count
@@ -339,28 +354,33 @@ mod tests {
                 key_index: 0,
                 status: Some(429),
                 message: "slow down".into(),
+                at: 10,
             },
             LiveFailure {
                 channel_id: 2,
                 key_index: 0,
                 status: Some(502),
                 message: "bad gateway".into(),
+                at: 10,
             },
             LiveFailure {
                 channel_id: 3,
                 key_index: 0,
                 status: Some(400),
                 message: "Your credit balance is too low".into(),
+                at: 10,
             },
             LiveFailure {
                 channel_id: 2,
                 key_index: 0,
                 status: Some(401),
                 message: "second".into(),
+                at: 12,
             },
         ];
         let out = disabling(&policy, &fails);
         assert_eq!(out.keys().copied().collect::<Vec<_>>(), [(2, 0), (3, 0)]);
-        assert!(out[&(2, 0)].contains("502"), "{}", out[&(2, 0)]);
+        assert!(out[&(2, 0)].0.contains("502"), "{:?}", out[&(2, 0)]);
+        assert_eq!(out[&(2, 0)].1, 12, "the newest disabling failure's time");
     }
 }

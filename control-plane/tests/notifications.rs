@@ -2,7 +2,8 @@
 //! given with `--outbound-ca-file`, loopback allowed with `--outbound-allow-networks`) once per
 //! crossing of the user's threshold, by email through a stand-in SMTP server, and the SSRF
 //! guard refusing internal destinations, whether written as addresses or reached by name; the
-//! root user's notice when live failures or a channel test disable a channel.
+//! root user's notice when live failures or a channel test disable a channel, and failures
+//! reported late (from before a check brought a channel back) leaving it on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -436,4 +437,104 @@ async fn the_guard_refuses_internal_destinations() {
         .await
         .unwrap();
     assert_eq!(wait_calls(&hooks, 1).await.len(), 1);
+}
+
+/// Reports one failed attempt on `channel_id` (a 401), recorded at `created_at`.
+async fn report_failure(addr: SocketAddr, user_id: i64, channel_id: i64, created_at: i64) {
+    let mut failed = record(&format!("f-{}", rand_id()), user_id, 0);
+    failed.r#type = 6;
+    failed.created_at = created_at;
+    failed.channel_id = channel_id;
+    failed.channel_failures = vec![proto::usage::v1::ChannelFailure {
+        channel_id,
+        key_index: 0,
+        status: 401,
+        message: "invalid api key".into(),
+    }];
+    let mut client = UsageServiceClient::connect(format!("http://{addr}"))
+        .await
+        .unwrap();
+    let batch = ReportBatch {
+        batch_id: rand_id(),
+        gateway_id: "gw-late".into(),
+        records: vec![failed],
+    };
+    let mut acks = client
+        .report(common::authed(tokio_stream::iter(vec![batch])))
+        .await
+        .unwrap()
+        .into_inner();
+    acks.next().await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn late_failures_leave_a_channel_brought_back_on() {
+    let app = TestApp::start(Backend::Sqlite).await.unwrap();
+    let addr = common::serve_with_grpc(&app).await;
+    let root = app.root().await;
+    app.set_option("AutomaticDisableChannelEnabled", "true")
+        .await;
+    app.set_option("AutomaticEnableChannelEnabled", "true")
+        .await;
+    let mock = mock_provider::start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let created = app
+        .post(
+            "/api/channel/",
+            json!({"type": 1, "name": "flapping", "key": "mock-key", "models": "gpt-4o-mini",
+                   "base_url": mock.scenario_url("tag=flapping")}),
+        )
+        .signed_in(&root)
+        .send()
+        .await;
+    assert!(created.success(), "{}", created.body);
+    let id = created.data()[0].as_i64().unwrap();
+    let status = || async {
+        app.get(&format!("/api/channel/{id}"))
+            .signed_in(&root)
+            .send()
+            .await
+            .data()["status"]
+            .as_i64()
+            .unwrap()
+    };
+    let wait_status = |want: i64| async move {
+        for _ in 0..100 {
+            if status().await == want {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("channel status never became {want}");
+    };
+    let now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64
+    };
+    report_failure(addr, root.user_id, id, now()).await;
+    wait_status(3).await;
+    // The upstream works: a test brings the channel back.
+    let tested = app
+        .get(&format!("/api/channel/test/{id}"))
+        .signed_in(&root)
+        .send()
+        .await;
+    assert!(tested.success(), "{}", tested.body);
+    assert_eq!(status().await, 1);
+    // A failure recorded before that (a gateway's batch delivered late) changes nothing...
+    report_failure(addr, root.user_id, id, now() - 5).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        status().await,
+        1,
+        "a stale failure disabled the channel again"
+    );
+    // ...while a newer one disables it.
+    report_failure(addr, root.user_id, id, now() + 2).await;
+    wait_status(3).await;
+    mock.stop();
+    app.finish().await;
 }

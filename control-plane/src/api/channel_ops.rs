@@ -68,7 +68,8 @@ async fn apply_verdict(
             channels::other_info(&reason, now()),
             Some(reason),
         ),
-        Verdict::Enable => (STATUS_ENABLED, String::new(), None),
+        // When it came back: failures reported from before then are stale (see health.rs).
+        Verdict::Enable => (STATUS_ENABLED, channels::enabled_info(now()), None),
     };
     let updated = ChannelRecord {
         status,

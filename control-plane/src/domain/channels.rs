@@ -134,6 +134,19 @@ pub fn other_info(reason: &str, time: i64) -> String {
     serde_json::json!({"status_reason": reason, "status_time": time}).to_string()
 }
 
+/// `other_info` of a channel a check switched back on at `time` (Unix seconds).
+pub fn enabled_info(time: i64) -> String {
+    serde_json::json!({"enabled_time": time}).to_string()
+}
+
+/// When a check last switched the channel back on, from its `other_info`.
+pub fn enabled_time(other_info: &str) -> Option<i64> {
+    serde_json::from_str::<serde_json::Value>(other_info)
+        .ok()?
+        .get("enabled_time")?
+        .as_i64()
+}
+
 /// When tests and balance checks may switch a channel off or on (the monitoring options).
 #[derive(Debug, Clone, Default)]
 pub struct HealthPolicy {
