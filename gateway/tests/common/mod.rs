@@ -4,6 +4,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -19,8 +20,32 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 pub mod system;
 
-/// A free loopback port (bound then released).
+/// A free loopback port for a server a test starts by address. Taken below the kernel's
+/// ephemeral range when there is room: a port picked by binding port 0 is free only until a
+/// listener elsewhere binds port 0 and may be given it (a mock provider of a parallel test),
+/// and then the test would talk to that listener instead. Below the range, only other callers
+/// of this function compete, and each port is handed out once per process.
 pub fn free_port() -> u16 {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let ephemeral_low = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|r| r.split_whitespace().next()?.parse::<u32>().ok())
+        .unwrap_or(0);
+    const LOWEST: u32 = 10_000;
+    if ephemeral_low > LOWEST + 1_000 {
+        let span = ephemeral_low - LOWEST;
+        // Test binaries running side by side start at different places.
+        let base = std::process::id() % span;
+        for _ in 0..span {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let port = LOWEST + (base + n) % span;
+            if let Ok(port) = u16::try_from(port)
+                && std::net::TcpListener::bind(("127.0.0.1", port)).is_ok()
+            {
+                return port;
+            }
+        }
+    }
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
