@@ -139,13 +139,17 @@ async fn wait_calls(got: &Arc<Mutex<Vec<Hook>>>, n: usize) -> Vec<Hook> {
     got.lock().unwrap().clone()
 }
 
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+}
+
 fn record(id: &str, user_id: i64, quota: i64) -> UsageRecord {
     UsageRecord {
         request_id: id.into(),
-        created_at: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_secs() as i64,
+        created_at: now(),
         r#type: 2,
         user_id,
         username: "payer".into(),
@@ -311,29 +315,7 @@ async fn reminders_go_once_per_crossing(backend: Backend) {
         .await;
     assert!(created.success(), "{}", created.body);
     let channel_id = created.data()[0].as_i64().unwrap();
-    let mut failed = record("f1", payer.user_id, 0);
-    failed.r#type = 6;
-    failed.channel_id = channel_id;
-    failed.channel_failures = vec![proto::usage::v1::ChannelFailure {
-        channel_id,
-        key_index: 0,
-        status: 401,
-        message: "invalid api key".into(),
-    }];
-    let mut client = UsageServiceClient::connect(format!("http://{addr}"))
-        .await
-        .unwrap();
-    let batch = ReportBatch {
-        batch_id: rand_id(),
-        gateway_id: "gw-notify".into(),
-        records: vec![failed],
-    };
-    let mut acks = client
-        .report(common::authed(tokio_stream::iter(vec![batch])))
-        .await
-        .unwrap()
-        .into_inner();
-    acks.next().await.unwrap().unwrap();
+    report_failure(addr, payer.user_id, channel_id, now()).await;
     let notices = wait_calls(&root_hooks, 1).await;
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert_eq!(notices[0].authorization, "Bearer root-secret");
@@ -507,12 +489,6 @@ async fn late_failures_leave_a_channel_brought_back_on() {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         panic!("channel status never became {want}");
-    };
-    let now = || {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_secs() as i64
     };
     report_failure(addr, root.user_id, id, now()).await;
     wait_status(3).await;
