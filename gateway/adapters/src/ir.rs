@@ -90,10 +90,6 @@ impl SchemaText {
         self.0.get()
     }
 
-    pub fn as_raw(&self) -> &RawValue {
-        &self.0
-    }
-
     pub fn is_object(&self) -> bool {
         self.text().starts_with('{')
     }
