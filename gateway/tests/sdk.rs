@@ -18,7 +18,9 @@ use serde_json::json;
 const SDKS: [&str; 3] = ["openai", "anthropic", "google-genai"];
 const IMPORTS: &str = "import openai, anthropic, google.genai";
 /// Models as the script expects them: `*-sdk` answer text, `*-tool` call `get_weather`.
-const MODELS: [&str; 8] = [
+const MODELS: [&str; 10] = [
+    "azure-sdk",
+    "azure-tool",
     "gpt-sdk",
     "gpt-sdk-embed",
     "gpt-tool",
@@ -76,8 +78,8 @@ fn sdk_python() -> Result<PathBuf, String> {
     }
 }
 
-/// Channels as the script expects them: OpenAI (type 1), Anthropic (14) and Gemini (24),
-/// each once plain and once answering with a `get_weather` tool call.
+/// Channels as the script expects them: OpenAI (type 1), Anthropic (14), Gemini (24) and
+/// Azure OpenAI (3), each once plain and once answering with a `get_weather` tool call.
 fn sdk_snapshot(m: &mock_provider::MockHandle) -> serde_json::Value {
     let tool = m.scenario_url("tool=get_weather");
     let rows = [
@@ -86,13 +88,18 @@ fn sdk_snapshot(m: &mock_provider::MockHandle) -> serde_json::Value {
         (3, 24, m.url(), vec!["gemini-sdk", "gemini-sdk-embed"]),
         (4, 1, tool.clone(), vec!["gpt-tool"]),
         (5, 14, tool.clone(), vec!["claude-tool"]),
-        (6, 24, tool, vec!["gemini-tool"]),
+        (6, 24, tool.clone(), vec!["gemini-tool"]),
+        (7, 3, m.url(), vec!["azure-sdk"]),
+        (8, 3, tool, vec!["azure-tool"]),
     ];
     let channels = rows
         .into_iter()
         .map(|(id, kind, url, models)| {
             let mut c = channel(id, &url, &models, 0, 1);
             c["type"] = json!(kind);
+            if kind == 3 {
+                c["other"] = json!("2024-10-21");
+            }
             c
         })
         .collect();

@@ -42,6 +42,8 @@ fn upstream_of<'a>(channel: &'a ChannelRecord, key: &'a str) -> Upstream<'a> {
         base_url: &channel.base_url,
         key,
         organization: &channel.openai_organization,
+        other: &channel.other,
+        setting: &channel.setting,
     }
 }
 
@@ -443,6 +445,12 @@ pub struct FetchModelsRequest {
     pub channel_type: i64,
     #[serde(default)]
     pub key: String,
+    /// The channel's `other` (Azure's api-version, Vertex's region).
+    #[serde(default)]
+    pub other: String,
+    /// The channel's setting JSON (Vertex's key type).
+    #[serde(default)]
+    pub setting: String,
 }
 
 fn default_type() -> i64 {
@@ -466,6 +474,8 @@ pub async fn fetch_unsaved_models(
         base_url: &base_url,
         key,
         organization: "",
+        other: &request.other,
+        setting: &request.setting,
     };
     list_models(&state, &upstream).await
 }

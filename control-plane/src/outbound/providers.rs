@@ -15,6 +15,22 @@ pub struct Upstream<'a> {
     pub base_url: &'a str,
     pub key: &'a str,
     pub organization: &'a str,
+    /// The channel's `other` (Azure's api-version, Vertex's region).
+    pub other: &'a str,
+    /// The channel's setting JSON.
+    pub setting: &'a str,
+}
+
+impl Upstream<'_> {
+    /// Where the channel's calls go.
+    fn site(&self, spec: &'static provider::ProviderSpec) -> provider::Site<'_> {
+        provider::Site {
+            spec,
+            base_url: self.base_url,
+            other: self.other,
+            responses_version: "",
+        }
+    }
 }
 
 /// Why a call failed.
@@ -106,7 +122,7 @@ pub async fn test_chat(
     let started = Instant::now();
     let elapsed = || started.elapsed().as_millis() as i64;
     let spec = spec(upstream).map_err(|e| (e, 0))?;
-    let url = provider::chat_url(spec, upstream.base_url, model, false);
+    let url = provider::chat_url(&upstream.site(spec), model, false);
     let request = ir::Request {
         model: model.to_owned(),
         messages: vec![ir::Message {
@@ -144,16 +160,23 @@ pub async fn fetch_models(
     upstream: &Upstream<'_>,
 ) -> Result<Vec<String>, ProviderError> {
     let spec = spec(upstream)?;
-    let base = if upstream.base_url.is_empty() {
-        spec.default_base_url
-    } else {
-        upstream.base_url
-    };
     let (path, list_key, id_key) = match spec.protocol {
         Protocol::Gemini => ("/v1beta/models", "models", "name"),
         Protocol::OpenAi | Protocol::Anthropic => ("/v1/models", "data", "id"),
     };
-    let url = format!("{}{path}", base.trim_end_matches('/'));
+    let site = upstream.site(spec);
+    let url = match spec.url {
+        // A full-URL channel names its chat endpoint: the list is beside /v1.
+        provider::UrlStyle::FullUrl => {
+            let base = if upstream.base_url.is_empty() {
+                spec.default_base_url
+            } else {
+                upstream.base_url
+            };
+            format!("{}{path}", base.trim_end_matches('/'))
+        }
+        _ => provider::upstream_url(&site, path, ""),
+    };
     let answer = call_json(authorized(client.get(url).timeout(CALL_TIMEOUT), upstream)).await?;
     let list = answer
         .get(list_key)

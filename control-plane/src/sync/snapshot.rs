@@ -177,6 +177,12 @@ fn channel(state: &AppState, c: &ChannelRecord) -> pb::Channel {
         key_indexes,
         multi_key_mode: c.multi_key_mode.clone(),
         max_concurrency: max_concurrency(&c.setting),
+        other: c.other.clone(),
+        param_override: c.param_override.clone(),
+        header_override: c.header_override.clone(),
+        setting: c.setting.clone(),
+        model_prefix: c.model_prefix.trim().to_owned(),
+        max_input_tokens: c.max_input_tokens.max(0),
     }
 }
 

@@ -21,6 +21,8 @@ pub enum AuthStyle {
     XApiKey,
     /// `x-goog-api-key: {key}` (Gemini).
     GoogApiKey,
+    /// `api-key: {key}` (Azure OpenAI).
+    ApiKey,
 }
 
 impl AuthStyle {
@@ -30,12 +32,30 @@ impl AuthStyle {
             AuthStyle::Bearer => ("authorization", format!("Bearer {key}")),
             AuthStyle::XApiKey => ("x-api-key", key.to_owned()),
             AuthStyle::GoogApiKey => ("x-goog-api-key", key.to_owned()),
+            AuthStyle::ApiKey => ("api-key", key.to_owned()),
         }
     }
 }
 
 /// The `anthropic-version` sent when the client gave none.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+
+/// Azure's `api-version` when the channel's `other` names none.
+pub const AZURE_DEFAULT_API_VERSION: &str = "2025-04-01-preview";
+
+/// Azure's Responses API version on the `/openai/v1/` path when the channel names none.
+pub const AZURE_RESPONSES_VERSION: &str = "preview";
+
+/// How a channel's URLs are built from its base URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlStyle {
+    /// `{base}{path}` (`/v1/chat/completions`).
+    Prefix,
+    /// The base URL is the full endpoint URL (`{model}` substituted).
+    FullUrl,
+    /// `{base}/openai/deployments/{deployment}/{task}?api-version={other}`.
+    Azure,
+}
 
 /// One row of the registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,8 +65,7 @@ pub struct ProviderSpec {
     pub protocol: Protocol,
     pub default_base_url: &'static str,
     pub auth: AuthStyle,
-    /// The base URL is the full endpoint URL (`{model}` substituted), not a prefix.
-    pub full_url: bool,
+    pub url: UrlStyle,
     /// Honours `stream_options.include_usage`.
     pub stream_usage: bool,
 }
@@ -62,7 +81,7 @@ const fn openai_compatible(
         protocol: Protocol::OpenAi,
         default_base_url: base,
         auth: AuthStyle::Bearer,
-        full_url: false,
+        url: UrlStyle::Prefix,
         stream_usage: true,
     }
 }
@@ -70,10 +89,15 @@ const fn openai_compatible(
 /// Channel types served in this version (new-api numbering).
 pub const PROVIDERS: &[ProviderSpec] = &[
     openai_compatible(1, "OpenAI", "https://api.openai.com"),
+    ProviderSpec {
+        auth: AuthStyle::ApiKey,
+        url: UrlStyle::Azure,
+        ..openai_compatible(3, "Azure", "")
+    },
     openai_compatible(6, "OpenAIMax", "https://api.openaimax.com"),
     openai_compatible(7, "OhMyGPT", "https://api.ohmygpt.com"),
     ProviderSpec {
-        full_url: true,
+        url: UrlStyle::FullUrl,
         ..openai_compatible(8, "Custom", "")
     },
     openai_compatible(9, "AILS", "https://api.caipacity.com"),
@@ -86,7 +110,7 @@ pub const PROVIDERS: &[ProviderSpec] = &[
         protocol: Protocol::Anthropic,
         default_base_url: "https://api.anthropic.com",
         auth: AuthStyle::XApiKey,
-        full_url: false,
+        url: UrlStyle::Prefix,
         stream_usage: true,
     },
     openai_compatible(19, "360", "https://api.360.cn"),
@@ -101,12 +125,13 @@ pub const PROVIDERS: &[ProviderSpec] = &[
         protocol: Protocol::Gemini,
         default_base_url: "https://generativelanguage.googleapis.com",
         auth: AuthStyle::GoogApiKey,
-        full_url: false,
+        url: UrlStyle::Prefix,
         stream_usage: true,
     },
     openai_compatible(25, "Moonshot", "https://api.moonshot.cn"),
     openai_compatible(31, "LingYiWanWu", "https://api.lingyiwanwu.com"),
     openai_compatible(40, "SiliconFlow", "https://api.siliconflow.cn"),
+    openai_compatible(42, "Mistral", "https://api.mistral.ai"),
     openai_compatible(43, "DeepSeek", "https://api.deepseek.com"),
     ProviderSpec {
         stream_usage: false,
@@ -121,21 +146,111 @@ pub fn lookup(channel_type: i32) -> Option<&'static ProviderSpec> {
     PROVIDERS.iter().find(|p| p.channel_type == channel_type)
 }
 
-fn base<'a>(spec: &'a ProviderSpec, base_url: &'a str) -> &'a str {
-    let base = if base_url.is_empty() {
-        spec.default_base_url
-    } else {
-        base_url
-    };
-    base.trim_end_matches('/')
+/// Where a channel's calls go: its registry row, base URL and the settings that shape URLs.
+#[derive(Debug, Clone, Copy)]
+pub struct Site<'a> {
+    pub spec: &'static ProviderSpec,
+    /// Empty: the type's default.
+    pub base_url: &'a str,
+    /// The channel's `other` (Azure: the api-version).
+    pub other: &'a str,
+    /// Azure: the Responses API version (the channel setting `azure_responses_version`).
+    pub responses_version: &'a str,
 }
 
-/// The upstream URL for an inbound OpenAI path (`/v1/chat/completions`).
-pub fn upstream_url(spec: &ProviderSpec, base_url: &str, path: &str, model: &str) -> String {
-    if spec.full_url {
-        return base(spec, base_url).replace("{model}", model);
+impl<'a> Site<'a> {
+    /// A site with nothing but a base URL.
+    pub fn new(spec: &'static ProviderSpec, base_url: &'a str) -> Self {
+        Site {
+            spec,
+            base_url,
+            other: "",
+            responses_version: "",
+        }
     }
-    format!("{}{}", base(spec, base_url), path)
+
+    fn base(&self) -> &'a str {
+        let base = if self.base_url.is_empty() {
+            self.spec.default_base_url
+        } else {
+            self.base_url
+        };
+        base.trim_end_matches('/')
+    }
+}
+
+/// The upstream URL for an inbound OpenAI path (`/v1/chat/completions`) on `model`.
+pub fn upstream_url(site: &Site<'_>, path: &str, model: &str) -> String {
+    match site.spec.url {
+        UrlStyle::FullUrl => site.base().replace("{model}", model),
+        UrlStyle::Prefix => format!("{}{}", site.base(), path),
+        UrlStyle::Azure => azure_url(site, path, model),
+    }
+}
+
+/// Azure OpenAI: deployments by (mapped) model name, `api-version` from `other`; the
+/// Responses API on its own path (`/openai/v1/responses`, or `/openai/responses` on
+/// `cognitiveservices.azure.com` resources).
+fn azure_url(site: &Site<'_>, path: &str, model: &str) -> String {
+    let base = site.base();
+    let version = match site.other.trim() {
+        "" => AZURE_DEFAULT_API_VERSION,
+        v => v,
+    };
+    let version = query_value(version);
+    let task = path
+        .strip_prefix("/v1/")
+        .unwrap_or(path.trim_start_matches('/'));
+    if task == "responses" {
+        let responses = site.responses_version.trim();
+        return if base.contains("cognitiveservices.azure.com") {
+            let v = if responses.is_empty() {
+                version.clone()
+            } else {
+                query_value(responses)
+            };
+            format!("{base}/openai/responses?api-version={v}")
+        } else {
+            let v = if responses.is_empty() {
+                AZURE_RESPONSES_VERSION.to_owned()
+            } else {
+                query_value(responses)
+            };
+            format!("{base}/openai/v1/responses?api-version={v}")
+        };
+    }
+    if task == "models" {
+        return format!("{base}/openai/models?api-version={version}");
+    }
+    format!(
+        "{base}/openai/deployments/{}/{task}?api-version={version}",
+        path_segment(model)
+    )
+}
+
+/// `text` with the characters that would end a query value or a path segment escaped.
+fn query_value(text: &str) -> String {
+    escape(text, |b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
+}
+
+/// A path segment: unreserved characters, `:` and `@` kept (model ids such as
+/// `claude-sonnet-4-5@20250929`), the rest percent-encoded.
+pub fn path_segment(text: &str) -> String {
+    escape(text, |b| {
+        b.is_ascii_alphanumeric() || b"-._~:@".contains(&b)
+    })
+}
+
+fn escape(text: &str, keep: impl Fn(u8) -> bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if keep(b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// What a Gemini call does (the `:method` of its URL).
@@ -149,7 +264,8 @@ pub enum GeminiMethod {
 }
 
 impl GeminiMethod {
-    fn suffix(self) -> &'static str {
+    /// `:method` (and the query a stream needs).
+    pub fn suffix(self) -> &'static str {
         match self {
             GeminiMethod::Generate => ":generateContent",
             GeminiMethod::Stream => ":streamGenerateContent?alt=sse",
@@ -160,31 +276,27 @@ impl GeminiMethod {
 }
 
 /// The URL of a Gemini call on `model` (API version `v1beta`).
-pub fn gemini_url(
-    spec: &ProviderSpec,
-    base_url: &str,
-    model: &str,
-    method: GeminiMethod,
-) -> String {
+pub fn gemini_url(site: &Site<'_>, model: &str, method: GeminiMethod) -> String {
     format!(
-        "{}/v1beta/models/{model}{}",
-        base(spec, base_url),
+        "{}/v1beta/models/{}{}",
+        site.base(),
+        path_segment(model),
         method.suffix()
     )
 }
 
 /// The URL of a chat call in the channel's own protocol.
-pub fn chat_url(spec: &ProviderSpec, base_url: &str, model: &str, stream: bool) -> String {
-    match spec.protocol {
-        Protocol::OpenAi => upstream_url(spec, base_url, "/v1/chat/completions", model),
-        Protocol::Anthropic => format!("{}/v1/messages", base(spec, base_url)),
+pub fn chat_url(site: &Site<'_>, model: &str, stream: bool) -> String {
+    match site.spec.protocol {
+        Protocol::OpenAi => upstream_url(site, "/v1/chat/completions", model),
+        Protocol::Anthropic => format!("{}/v1/messages", site.base()),
         Protocol::Gemini => {
             let method = if stream {
                 GeminiMethod::Stream
             } else {
                 GeminiMethod::Generate
             };
-            gemini_url(spec, base_url, model, method)
+            gemini_url(site, model, method)
         }
     }
 }
@@ -196,34 +308,74 @@ mod tests {
 
     #[test]
     fn builds_urls() {
-        let openai = lookup(1).unwrap();
+        let openai = Site::new(lookup(1).unwrap(), "");
         assert_eq!(
-            upstream_url(openai, "", "/v1/embeddings", "m"),
+            upstream_url(&openai, "/v1/embeddings", "m"),
             "https://api.openai.com/v1/embeddings"
         );
+        let openai = Site::new(lookup(1).unwrap(), "http://h:1/");
         assert_eq!(
-            upstream_url(openai, "http://h:1/", "/v1/models", "m"),
+            upstream_url(&openai, "/v1/models", "m"),
             "http://h:1/v1/models"
         );
-        let custom = lookup(8).unwrap();
+        let custom = Site::new(lookup(8).unwrap(), "http://h/{model}/chat");
         assert_eq!(
-            upstream_url(custom, "http://h/{model}/chat", "/v1/chat/completions", "x"),
+            upstream_url(&custom, "/v1/chat/completions", "x"),
             "http://h/x/chat"
         );
         assert!(lookup(15).is_none());
-        let claude = lookup(14).unwrap();
+        let claude = Site::new(lookup(14).unwrap(), "");
         assert_eq!(
-            chat_url(claude, "", "claude-x", true),
+            chat_url(&claude, "claude-x", true),
             "https://api.anthropic.com/v1/messages"
         );
-        let gemini = lookup(24).unwrap();
+        let gemini = Site::new(lookup(24).unwrap(), "http://h:1/");
         assert_eq!(
-            chat_url(gemini, "http://h:1/", "gemini-2.5-pro", true),
+            chat_url(&gemini, "gemini-2.5-pro", true),
             "http://h:1/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse"
         );
         assert_eq!(
             AuthStyle::GoogApiKey.header("k"),
             ("x-goog-api-key", "k".into())
         );
+    }
+
+    #[test]
+    fn azure_urls_name_the_deployment_and_api_version() {
+        let spec = lookup(3).unwrap();
+        let mut site = Site::new(spec, "https://res.openai.azure.com/");
+        assert_eq!(
+            upstream_url(&site, "/v1/chat/completions", "gpt-4o"),
+            "https://res.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2025-04-01-preview"
+        );
+        site.other = "2024-10-21";
+        assert_eq!(
+            upstream_url(&site, "/v1/embeddings", "text-embedding-3-small"),
+            "https://res.openai.azure.com/openai/deployments/text-embedding-3-small/embeddings?api-version=2024-10-21"
+        );
+        assert_eq!(
+            upstream_url(&site, "/v1/responses", "gpt-4o"),
+            "https://res.openai.azure.com/openai/v1/responses?api-version=preview"
+        );
+        site.responses_version = "2025-04-01-preview";
+        assert_eq!(
+            upstream_url(&site, "/v1/responses", "gpt-4o"),
+            "https://res.openai.azure.com/openai/v1/responses?api-version=2025-04-01-preview"
+        );
+        let cognitive = Site {
+            other: "2025-03-01-preview",
+            ..Site::new(spec, "https://x.cognitiveservices.azure.com")
+        };
+        assert_eq!(
+            upstream_url(&cognitive, "/v1/responses", "gpt-4o"),
+            "https://x.cognitiveservices.azure.com/openai/responses?api-version=2025-03-01-preview"
+        );
+        // A deployment name cannot break out of its path segment or the query.
+        site.other = "v&x=1";
+        assert_eq!(
+            upstream_url(&site, "/v1/chat/completions", "a/b?c"),
+            "https://res.openai.azure.com/openai/deployments/a%2Fb%3Fc/chat/completions?api-version=v%26x%3D1"
+        );
+        assert_eq!(AuthStyle::ApiKey.header("k"), ("api-key", "k".into()));
     }
 }

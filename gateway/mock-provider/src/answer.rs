@@ -22,6 +22,11 @@ const CREATED: i64 = 1_700_000_000;
 /// Answers an OpenAI-compatible request (any path that is not Anthropic or Gemini).
 pub(crate) fn handle(call: &Call) -> Response<MockBody> {
     let (scenario, rest) = (&call.scenario, call.path.as_str());
+    if crate::azure::serves(rest)
+        && let Some(refused) = crate::azure::refusal(call)
+    {
+        return refused;
+    }
     if rest.ends_with("/responses") {
         return responses::handle(call);
     }

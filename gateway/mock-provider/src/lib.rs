@@ -8,6 +8,7 @@ mod answer;
 mod anthropic;
 mod anthropic_check;
 mod anthropic_stream;
+mod azure;
 mod b64;
 mod gemini;
 mod gemini_check;
@@ -68,7 +69,7 @@ pub struct SeenRequest {
 /// Where a request carried its key, and the key (test keys only).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Credential {
-    /// `authorization`, `x-api-key`, `x-goog-api-key` or `query:key`.
+    /// `authorization`, `x-api-key`, `x-goog-api-key`, `api-key` (Azure) or `query:key`.
     pub carrier: String,
     pub value: String,
 }
@@ -316,6 +317,15 @@ impl Call {
                 self.path.ends_with(":streamGenerateContent"),
                 credential("x-goog-api-key", self.header("x-goog-api-key"))
                     .or_else(|| credential("query:key", self.query_param("key"))),
+            ),
+            Dialect::OpenAi if azure::serves(&self.path) => (
+                azure::deployment(&self.path)
+                    .map(str::to_owned)
+                    .or_else(|| owned(self.field("model").and_then(|m| m.as_str()))),
+                self.field("stream")
+                    .and_then(|s| s.as_bool())
+                    .unwrap_or(false),
+                credential("api-key", self.header("api-key")),
             ),
             Dialect::Anthropic | Dialect::OpenAi => (
                 owned(self.field("model").and_then(|m| m.as_str())),

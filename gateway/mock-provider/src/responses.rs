@@ -130,7 +130,8 @@ pub(crate) fn handle(call: &Call) -> Response<MockBody> {
     let bearer = call
         .header("authorization")
         .and_then(|v| v.strip_prefix("Bearer "));
-    if bearer.is_none_or(str::is_empty) {
+    // Azure's key travels in `api-key` (checked by `azure::refusal`).
+    if bearer.is_none_or(str::is_empty) && !crate::azure::serves(&call.path) {
         let body = json!({"error": {
             "message": "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
             "type": "invalid_request_error", "param": null, "code": null,

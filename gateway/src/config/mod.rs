@@ -2,11 +2,13 @@
 //! plane's Watch stream), validates it into the in-memory [`Snapshot`] and holds the current
 //! one behind an atomic swap.
 
+mod channel_setting;
 mod keys;
 pub mod link;
 mod snapshot;
 pub mod watch;
 
+pub use channel_setting::ChannelSetting;
 pub use keys::{ChannelKeys, KeyChoice, KeyMode, Secret};
 pub use snapshot::{
     ChannelEntry, ModelRateLimit, Options, Pricing, ProviderOptions, Snapshot, StatusSet, Tier,

@@ -10,6 +10,7 @@ use ipnet::IpNet;
 use proto::config::v1 as pb;
 
 use super::ConfigError;
+use super::channel_setting::ChannelSetting;
 use super::keys::{ChannelKeys, KeyMode};
 use adapters::provider::{self, ProviderSpec};
 
@@ -91,6 +92,25 @@ pub struct ChannelEntry {
     pub organization: String,
     /// Requests in flight to this channel across the fleet (0: no limit).
     pub max_concurrency: u32,
+    /// The channel's `other` (Azure's api-version, Vertex's region).
+    pub other: String,
+    pub setting: ChannelSetting,
+    /// Added to the model name sent upstream (not doubled).
+    pub model_prefix: String,
+    /// Requests whose prompt estimate is larger fail over (0: no limit).
+    pub max_input_tokens: i64,
+}
+
+impl ChannelEntry {
+    /// Where this channel's calls go.
+    pub fn site(&self) -> provider::Site<'_> {
+        provider::Site {
+            spec: self.spec,
+            base_url: &self.base_url,
+            other: &self.other,
+            responses_version: &self.setting.azure_responses_version,
+        }
+    }
 }
 
 /// Channels of one priority inside a (group, model) route.
@@ -420,6 +440,10 @@ fn channel(c: &pb::Channel) -> Result<Option<ChannelEntry>, ConfigError> {
         headers,
         organization: c.openai_organization.clone(),
         max_concurrency: u32::try_from(c.max_concurrency.max(0)).unwrap_or(u32::MAX),
+        other: c.other.clone(),
+        setting: ChannelSetting::parse(&c.setting),
+        model_prefix: c.model_prefix.trim().to_owned(),
+        max_input_tokens: c.max_input_tokens.max(0),
     }))
 }
 

@@ -50,7 +50,7 @@ fn converted(
     let body = convert::encode_request(protocol, &req, &model, opts)
         .map_err(|e| UpstreamError::Build(e.to_string()))?;
     Ok(Outgoing {
-        url: provider::chat_url(channel.spec, &channel.base_url, &model, req.stream),
+        url: provider::chat_url(&channel.site(), &model, req.stream),
         body: Bytes::from(body),
         passthrough: false,
     })
@@ -77,15 +77,15 @@ fn dialect_outgoing(
     };
     let (url, body) = match job.dialect {
         Dialect::Responses => (
-            provider::upstream_url(spec, &channel.base_url, "/v1/responses", upstream_model),
+            provider::upstream_url(&channel.site(), "/v1/responses", upstream_model),
             body()?,
         ),
         Dialect::Claude => (
-            provider::chat_url(spec, &channel.base_url, upstream_model, job.ir.stream),
+            provider::chat_url(&channel.site(), upstream_model, job.ir.stream),
             body()?,
         ),
         Dialect::Gemini => (
-            provider::chat_url(spec, &channel.base_url, upstream_model, job.ir.stream),
+            provider::chat_url(&channel.site(), upstream_model, job.ir.stream),
             job.raw.clone(),
         ),
         // OpenAI chat to an OpenAI channel never comes here.
@@ -113,7 +113,7 @@ fn embed_outgoing(
                 GeminiMethod::Embed
             };
             Ok(Outgoing {
-                url: provider::gemini_url(spec, &channel.base_url, upstream_model, method),
+                url: provider::gemini_url(&channel.site(), upstream_model, method),
                 body: job.raw.clone(),
                 passthrough: true,
             })
@@ -122,12 +122,7 @@ fn embed_outgoing(
             let body = gemini::embed_request_to_openai(upstream_model, &job.raw, job.batch)
                 .map_err(gateway)?;
             Ok(Outgoing {
-                url: provider::upstream_url(
-                    spec,
-                    &channel.base_url,
-                    "/v1/embeddings",
-                    upstream_model,
-                ),
+                url: provider::upstream_url(&channel.site(), "/v1/embeddings", upstream_model),
                 body: Bytes::from(body.to_string()),
                 passthrough: false,
             })
@@ -149,12 +144,7 @@ fn openai_outgoing(
         let gemini =
             gemini::openai_embeddings_request_to_gemini(upstream_model, &body).map_err(gateway)?;
         return Ok(Outgoing {
-            url: provider::gemini_url(
-                channel.spec,
-                &channel.base_url,
-                upstream_model,
-                GeminiMethod::BatchEmbed,
-            ),
+            url: provider::gemini_url(&channel.site(), upstream_model, GeminiMethod::BatchEmbed),
             body: Bytes::from(gemini.to_string()),
             passthrough: false,
         });

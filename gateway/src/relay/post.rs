@@ -520,12 +520,7 @@ async fn attempt(
     let upstream_model =
         routing::map_model(channel, &parsed.model).map_err(|e| AttemptError::Gateway(e.into()))?;
     trace.upstream_model = upstream_model.clone();
-    let url = provider::upstream_url(
-        channel.spec,
-        &channel.base_url,
-        parsed.endpoint.path(),
-        &upstream_model,
-    );
+    let url = provider::upstream_url(&channel.site(), parsed.endpoint.path(), &upstream_model);
     let force_usage = opts.force_stream_usage && channel.spec.stream_usage;
     // Slices of the client's bytes around a replaced model: no copy of the body. Passed
     // through, the client's bytes as they are (a stream without usage is counted locally).

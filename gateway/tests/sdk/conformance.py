@@ -30,7 +30,8 @@ from dialects import (
     expect,
 )
 
-PROVIDERS = ["gpt", "claude", "gemini"]
+# Model prefixes by channel: OpenAI, Anthropic, Gemini, and the cloud channels (Azure OpenAI).
+PROVIDERS = ["gpt", "claude", "gemini", "azure"]
 # What the mock answers: five text pieces, 12 prompt tokens, one output token per piece.
 WORDS = "word0 word1 word2 word3 word4 "
 USAGE = (12, 5)
@@ -43,8 +44,8 @@ STOPS = {
     "gemini": ("STOP", "STOP"),
 }
 # Providers whose mock refuses image bytes that are not an image (Gemini's does not look).
-REFUSE_BAD_IMAGES = ["gpt", "claude"]
-ALL_MODELS = ["gpt-sdk", "claude-sdk", "gemini-sdk", "gpt-tool", "claude-tool", "gemini-tool"]
+REFUSE_BAD_IMAGES = ["gpt", "claude", "azure"]
+ALL_MODELS = [f"{p}-sdk" for p in PROVIDERS] + [f"{p}-tool" for p in PROVIDERS]
 EMBED_MODELS = ["gpt-sdk-embed", "gemini-sdk-embed"]
 
 
