@@ -80,6 +80,10 @@ pub enum RouteError {
     PinnedUnavailable(i64),
     #[error("model mapping of channel {0} contains a cycle")]
     MappingCycle(i64),
+    #[error(
+        "the prompt (about {tokens} tokens) is longer than every channel of model {model} accepts"
+    )]
+    InputTooLong { model: String, tokens: i64 },
 }
 
 /// Pricing and quota reservation.
@@ -215,15 +219,18 @@ impl UpstreamError {
         }
     }
 
-    /// Whether another channel may be tried (the status part is decided by the options).
+    /// Whether another channel may be tried (the status part is decided by the options). A
+    /// request this channel's settings could not build (a bad proxy, an override that does
+    /// not apply) fails over: another channel may well serve it.
     pub fn retryable(&self, retryable_status: impl Fn(u16) -> bool) -> bool {
         match self {
             UpstreamError::Connect(_)
             | UpstreamError::Timeout(_)
             | UpstreamError::Broken(_)
-            | UpstreamError::Unsupported(_) => true,
+            | UpstreamError::Unsupported(_)
+            | UpstreamError::Build(_) => true,
             UpstreamError::Status { status, .. } => retryable_status(*status),
-            UpstreamError::BadBody(_) | UpstreamError::Build(_) => false,
+            UpstreamError::BadBody(_) => false,
         }
     }
 }
@@ -269,6 +276,7 @@ impl GatewayError {
             GatewayError::Route(RouteError::ChannelsBusy { .. }) => 429,
             GatewayError::Route(RouteError::PinnedUnavailable(_)) => 403,
             GatewayError::Route(RouteError::MappingCycle(_)) => 500,
+            GatewayError::Route(RouteError::InputTooLong { .. }) => 400,
             GatewayError::Billing(BillingError::NotPriced(_)) => 400,
             GatewayError::Billing(BillingError::TooManyRequestsInFlight { .. }) => 429,
             GatewayError::Billing(_) => 403,
@@ -321,6 +329,7 @@ impl GatewayError {
                 RouteError::ChannelsBusy { .. } => "channel_busy",
                 RouteError::PinnedUnavailable(_) => "get_channel_failed",
                 RouteError::MappingCycle(_) => "model_mapping_contains_cycle",
+                RouteError::InputTooLong { .. } => "context_length_exceeded",
             },
             GatewayError::Billing(e) => match e {
                 BillingError::NotPriced(_) => "model_price_error",

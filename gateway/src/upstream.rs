@@ -1,9 +1,11 @@
 //! The upstream HTTP client (hyper, rustls + ring, pooled): sends one attempt and applies
-//! the connect and time-to-first-byte timeouts.
+//! the connect and time-to-first-byte timeouts, directly or through a channel's own proxy
+//! (HTTP CONNECT or SOCKS5; one pooled client per proxy, made on first use).
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -13,34 +15,171 @@ use hyper::body::{Body, Frame, Incoming, SizeHint};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::connect::proxy::{SocksV5, Tunnel};
 use hyper_util::rt::TokioExecutor;
 
 use crate::config::{ChannelEntry, KeyChoice};
 use crate::error::UpstreamError;
 
+type Pooled<C> = Client<HttpsConnector<C>, Chunks>;
+
+/// A client whose connections go through one proxy.
+enum Proxied {
+    /// `http://[user:pass@]host:port`: an HTTP CONNECT tunnel.
+    Tunnel(Pooled<Tunnel<HttpConnector>>),
+    /// `socks5://` (names resolved here) or `socks5h://` (by the proxy).
+    Socks(Pooled<SocksV5<HttpConnector>>),
+}
+
+/// Most distinct proxies kept (each with its own pool); more are refused until a restart.
+const MAX_PROXIES: usize = 256;
+
 /// Pooled HTTP/1.1 and HTTP/2 client for every channel.
 pub struct Upstream {
-    client: Client<HttpsConnector<HttpConnector>, Chunks>,
+    client: Pooled<HttpConnector>,
+    connect_timeout: Duration,
+    proxied: Mutex<HashMap<String, Arc<Proxied>>>,
+}
+
+fn tcp(connect_timeout: Duration) -> HttpConnector {
+    let mut http = HttpConnector::new();
+    http.enforce_http(false);
+    http.set_connect_timeout(Some(connect_timeout));
+    http.set_nodelay(true);
+    http
+}
+
+fn pooled<C>(connector: C) -> Result<Pooled<C>, UpstreamError>
+where
+    C: tower_service::Service<http::Uri> + Clone + Send + Sync + 'static,
+    C::Response: hyper::rt::Read
+        + hyper::rt::Write
+        + hyper_util::client::legacy::connect::Connection
+        + Send
+        + Unpin
+        + 'static,
+    C::Future: Send + Unpin + 'static,
+    C::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let https = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_provider_and_webpki_roots(rustls_ring_provider())
+        .map_err(|e| UpstreamError::Build(e.to_string()))?
+        .https_or_http()
+        .enable_http1()
+        .enable_http2()
+        .wrap_connector(connector);
+    Ok(Client::builder(TokioExecutor::new())
+        .pool_idle_timeout(Duration::from_secs(90))
+        .build(https))
+}
+
+/// The proxy part of a URL as the connectors take it, and its credentials.
+struct ProxyUrl {
+    scheme: String,
+    address: http::Uri,
+    auth: Option<(String, String)>,
+}
+
+fn parse_proxy(url: &str) -> Result<ProxyUrl, UpstreamError> {
+    // Never echo the URL: it may carry a password.
+    let bad = |why: &str| UpstreamError::Build(format!("channel proxy: {why}"));
+    let (scheme, rest) = url.split_once("://").ok_or_else(|| bad("not a URL"))?;
+    let scheme = scheme.to_ascii_lowercase();
+    let rest = rest.trim_end_matches('/');
+    let (auth, host) = match rest.rsplit_once('@') {
+        Some((auth, host)) => {
+            let (user, pass) = auth.split_once(':').unwrap_or((auth, ""));
+            let decode = |s: &str| {
+                percent_encoding::percent_decode_str(s)
+                    .decode_utf8()
+                    .map(|s| s.into_owned())
+                    .map_err(|_| bad("credentials are not UTF-8"))
+            };
+            (Some((decode(user)?, decode(pass)?)), host)
+        }
+        None => (None, rest),
+    };
+    if host.is_empty() || host.contains('/') {
+        return Err(bad("no host:port"));
+    }
+    let default_port = if scheme == "http" { 80 } else { 1080 };
+    let host = if host
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+    {
+        host.to_owned()
+    } else {
+        format!("{host}:{default_port}")
+    };
+    let address = format!("{scheme}://{host}")
+        .parse::<http::Uri>()
+        .map_err(|_| bad("bad host"))?;
+    Ok(ProxyUrl {
+        scheme,
+        address,
+        auth,
+    })
+}
+
+impl Proxied {
+    fn new(url: &str, connect_timeout: Duration) -> Result<Proxied, UpstreamError> {
+        let p = parse_proxy(url)?;
+        match p.scheme.as_str() {
+            "http" => {
+                let mut tunnel = Tunnel::new(p.address, tcp(connect_timeout));
+                if let Some((user, pass)) = p.auth {
+                    use base64::Engine;
+                    let token =
+                        base64::engine::general_purpose::STANDARD.encode(format!("{user}:{pass}"));
+                    let value = HeaderValue::from_str(&format!("Basic {token}")).map_err(|_| {
+                        UpstreamError::Build("channel proxy: bad credentials".to_owned())
+                    })?;
+                    tunnel = tunnel.with_auth(value);
+                }
+                Ok(Proxied::Tunnel(pooled(tunnel)?))
+            }
+            "socks5" | "socks5h" => {
+                let mut socks =
+                    SocksV5::new(p.address, tcp(connect_timeout)).local_dns(p.scheme == "socks5");
+                if let Some((user, pass)) = p.auth {
+                    socks = socks.with_auth(user, pass);
+                }
+                Ok(Proxied::Socks(pooled(socks)?))
+            }
+            _ => Err(UpstreamError::Build(
+                "channel proxy: the scheme must be http, socks5 or socks5h".to_owned(),
+            )),
+        }
+    }
 }
 
 impl Upstream {
     /// Builds the client with a connect timeout.
     pub fn new(connect_timeout: Duration) -> Result<Self, UpstreamError> {
-        let mut http = HttpConnector::new();
-        http.enforce_http(false);
-        http.set_connect_timeout(Some(connect_timeout));
-        http.set_nodelay(true);
-        let https = hyper_rustls::HttpsConnectorBuilder::new()
-            .with_provider_and_webpki_roots(rustls_ring_provider())
-            .map_err(|e| UpstreamError::Build(e.to_string()))?
-            .https_or_http()
-            .enable_http1()
-            .enable_http2()
-            .wrap_connector(http);
-        let client = Client::builder(TokioExecutor::new())
-            .pool_idle_timeout(Duration::from_secs(90))
-            .build(https);
-        Ok(Upstream { client })
+        Ok(Upstream {
+            client: pooled(tcp(connect_timeout))?,
+            connect_timeout,
+            proxied: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The client of `proxy`, made on first use.
+    fn via(&self, proxy: &str) -> Result<Arc<Proxied>, UpstreamError> {
+        let mut clients = match self.proxied.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some(client) = clients.get(proxy) {
+            return Ok(client.clone());
+        }
+        if clients.len() >= MAX_PROXIES {
+            return Err(UpstreamError::Build(format!(
+                "more than {MAX_PROXIES} distinct channel proxies"
+            )));
+        }
+        let client = Arc::new(Proxied::new(proxy, self.connect_timeout)?);
+        clients.insert(proxy.to_owned(), client.clone());
+        Ok(client)
     }
 
     /// Sends a request; fails with `Timeout` when no response head arrives in `ttfb`.
@@ -49,7 +188,25 @@ impl Upstream {
         request: Request<Chunks>,
         ttfb: Duration,
     ) -> Result<Response<Incoming>, UpstreamError> {
-        match tokio::time::timeout(ttfb, self.client.request(request)).await {
+        self.send_via(None, request, ttfb).await
+    }
+
+    /// Sends a request through `proxy` (a channel's), or directly.
+    pub async fn send_via(
+        &self,
+        proxy: Option<&str>,
+        request: Request<Chunks>,
+        ttfb: Duration,
+    ) -> Result<Response<Incoming>, UpstreamError> {
+        let proxied = proxy.map(|p| self.via(p)).transpose()?;
+        let sent = async {
+            match proxied.as_deref() {
+                None => self.client.request(request).await,
+                Some(Proxied::Tunnel(c)) => c.request(request).await,
+                Some(Proxied::Socks(c)) => c.request(request).await,
+            }
+        };
+        match tokio::time::timeout(ttfb, sent).await {
             Err(_) => Err(UpstreamError::Timeout(
                 u64::try_from(ttfb.as_millis()).unwrap_or(u64::MAX),
             )),

@@ -280,6 +280,8 @@ async fn attempts(
     let mut last: Option<UpstreamError> = None;
     // Channels skipped because they were at their concurrency limit (no attempt spent).
     let mut busy = 0;
+    // Channels skipped because the prompt is longer than they accept (no attempt spent).
+    let mut too_long = 0;
     let mut attempts_made = 0;
     let breakers = &r.state.breakers;
     while attempts_made < max_attempts {
@@ -298,6 +300,10 @@ async fn attempts(
         };
         let Some(channel) = channel else { break };
         tried.insert(channel.id);
+        if routing::input_too_long(&channel, job.prompt_estimate()) {
+            too_long += 1;
+            continue;
+        }
         let Some(_slot) = r
             .state
             .limits
@@ -373,6 +379,11 @@ async fn attempts(
             model: job.model().to_owned(),
         }
         .into(),
+        None if too_long > 0 => RouteError::InputTooLong {
+            model: job.model().to_owned(),
+            tokens: job.prompt_estimate(),
+        }
+        .into(),
         None => RouteError::NoChannel {
             model: job.model().to_owned(),
             group: caller.group.clone(),
@@ -442,8 +453,12 @@ pub async fn send(
     }
     let started = Instant::now();
     let deadline = started + opts.first_byte_timeout;
+    let proxy = trace
+        .channel
+        .as_ref()
+        .and_then(|c| c.setting.proxy.as_deref());
     let response = tokio::select! {
-        response = r.state.upstream.send(request, opts.first_byte_timeout) => response?,
+        response = r.state.upstream.send_via(proxy, request, opts.first_byte_timeout) => response?,
         e = client_left(session) => return Err(AttemptError::ClientGone(e)),
     };
     let status = response.status().as_u16();

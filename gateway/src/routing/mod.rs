@@ -66,9 +66,25 @@ fn pick_channel(
     None
 }
 
-/// Follows a channel's model mapping chain (`a→b→c` gives `c`), refusing cycles.
+/// The model name sent to a channel: its model mapping chain followed (`a→b→c` gives `c`,
+/// cycles refused), then its model prefix added unless the name already has it.
 pub fn map_model(channel: &ChannelEntry, model: &str) -> Result<String, RouteError> {
-    map_chain(&channel.model_mapping, model).ok_or(RouteError::MappingCycle(channel.id))
+    let mapped =
+        map_chain(&channel.model_mapping, model).ok_or(RouteError::MappingCycle(channel.id))?;
+    Ok(with_prefix(&channel.model_prefix, mapped))
+}
+
+fn with_prefix(prefix: &str, model: String) -> String {
+    if prefix.is_empty() || model.starts_with(prefix) {
+        model
+    } else {
+        format!("{prefix}{model}")
+    }
+}
+
+/// Whether a request of `prompt_tokens` (estimated) is too long for the channel.
+pub fn input_too_long(channel: &ChannelEntry, prompt_tokens: i64) -> bool {
+    channel.max_input_tokens > 0 && prompt_tokens > channel.max_input_tokens
 }
 
 fn map_chain(mapping: &HashMap<String, String>, model: &str) -> Option<String> {
@@ -103,6 +119,16 @@ mod tests {
         assert_eq!(map_chain(&m, "z").unwrap(), "z");
         assert_eq!(map_chain(&m, "s").unwrap(), "s");
         assert!(map_chain(&m, "x").is_none());
+    }
+
+    #[test]
+    fn the_prefix_is_added_once() {
+        assert_eq!(with_prefix("openai/", "gpt-4o".into()), "openai/gpt-4o");
+        assert_eq!(
+            with_prefix("openai/", "openai/gpt-4o".into()),
+            "openai/gpt-4o"
+        );
+        assert_eq!(with_prefix("", "gpt-4o".into()), "gpt-4o");
     }
 
     #[test]

@@ -1,0 +1,162 @@
+//! Per-channel request shaping end to end: what the mock provider receives after a channel's
+//! model prefix, input-token limit, param and header overrides, system prompt and proxy, and
+//! that a rule that cannot apply fails over to the next channel instead of failing every
+//! request.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+async fn mock() -> mock_provider::MockHandle {
+    mock_provider::start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap()
+}
+
+/// The requests the mock saw for `tag`, oldest first.
+fn seen(m: &mock_provider::MockHandle, tag: &str) -> Vec<mock_provider::SeenRequest> {
+    m.with_stats(|s| {
+        s.requests
+            .iter()
+            .filter(|r| r.tag == tag)
+            .cloned()
+            .collect()
+    })
+}
+
+fn snap(channels: Vec<Value>) -> Value {
+    let mut s = snapshot(channels);
+    for m in ["gpt-4o", "openai/gpt-4o", "o3-mini"] {
+        s["pricing"]["model_ratio"][m] = json!(1.0);
+    }
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_model_prefix_is_added_once_to_the_upstream_name() {
+    let m = mock().await;
+    let mut c = channel(
+        1,
+        &m.scenario_url("tag=p"),
+        &["gpt-4o", "openai/gpt-4o"],
+        0,
+        1,
+    );
+    c["model_prefix"] = json!("openai/");
+    let gw = Gw::start(snap(vec![c])).await;
+    for model in ["gpt-4o", "openai/gpt-4o"] {
+        let reply = gw.chat("alice", chat_body(model, false)).await;
+        assert_eq!(reply.status, 200, "{}", reply.text());
+    }
+    let models: Vec<_> = seen(&m, "p")
+        .into_iter()
+        .map(|r| r.model.unwrap())
+        .collect();
+    assert_eq!(models, ["openai/gpt-4o", "openai/gpt-4o"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_longer_than_a_channel_accepts_goes_to_another() {
+    let m = mock().await;
+    let mut small = channel(1, &m.scenario_url("tag=small"), &["gpt-4o"], 10, 1);
+    small["max_input_tokens"] = json!(50);
+    let large = channel(2, &m.scenario_url("tag=large"), &["gpt-4o"], 0, 1);
+    let gw = Gw::start(snap(vec![small.clone(), large])).await;
+
+    let short = gw.chat("alice", chat_body("gpt-4o", false)).await;
+    assert_eq!(short.status, 200);
+    let long_text = "many words ".repeat(200);
+    let long = json!({"model": "gpt-4o", "messages": [{"role": "user", "content": long_text}]});
+    let reply = gw.chat("alice", long.clone()).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!((m.calls("small"), m.calls("large")), (1, 1));
+
+    // With no channel large enough, the client is told so (nothing is sent upstream).
+    let gw = Gw::start(snap(vec![small])).await;
+    let reply = gw.chat("alice", long).await;
+    reply.assert_error(400, "context_length_exceeded");
+    assert_eq!(m.calls("small"), 1);
+}
+
+/// A minimal HTTP CONNECT proxy: records each tunnel's target and `Proxy-Authorization`.
+async fn connect_proxy() -> (
+    std::net::SocketAddr,
+    std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let log = log.clone();
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") {
+                    if client.read_exact(&mut byte).await.is_err() {
+                        return;
+                    }
+                    head.push(byte[0]);
+                }
+                let head = String::from_utf8_lossy(&head).to_string();
+                let target = head.split_whitespace().nth(1).unwrap_or("").to_owned();
+                let auth = head
+                    .lines()
+                    .find_map(|l| {
+                        let (name, value) = l.split_once(':')?;
+                        name.eq_ignore_ascii_case("proxy-authorization")
+                            .then(|| value.trim().to_owned())
+                    })
+                    .unwrap_or_default();
+                log.lock().unwrap().push(format!("{target} {auth}"));
+                let Ok(mut upstream) = tokio::net::TcpStream::connect(&target).await else {
+                    let _ = client.write_all(b"HTTP/1.1 502 Bad Gateway\r\n\r\n").await;
+                    return;
+                };
+                let _ = client
+                    .write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")
+                    .await;
+                let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
+            });
+        }
+    });
+    (addr, seen)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_proxy_carries_its_calls_and_a_dead_one_fails_over() {
+    let m = mock().await;
+    let (proxy, tunnels) = connect_proxy().await;
+    let mut proxied = channel(1, &m.scenario_url("tag=proxied"), &["gpt-4o"], 10, 1);
+    proxied["setting"] = json!(json!({"proxy": format!("http://user:p%40ss@{proxy}")}).to_string());
+    let gw = Gw::start(snap(vec![proxied])).await;
+    for stream in [false, true] {
+        let reply = gw.chat("alice", chat_body("gpt-4o", stream)).await;
+        assert_eq!(reply.status, 200, "{}", reply.text());
+    }
+    assert_eq!(m.calls("proxied"), 2);
+    let tunnels = tunnels.lock().unwrap().clone();
+    assert!(!tunnels.is_empty(), "the calls went through the proxy");
+    // user:p@ss, as Basic credentials.
+    let expected = format!("{} Basic dXNlcjpwQHNz", m.addr);
+    assert!(tunnels.iter().all(|t| *t == expected), "{tunnels:?}");
+
+    // A proxy that refuses connections fails that attempt; the next channel answers.
+    let mut dead = channel(1, &m.scenario_url("tag=dead"), &["gpt-4o"], 10, 1);
+    dead["setting"] =
+        json!(json!({"proxy": format!("socks5://127.0.0.1:{}", free_port())}).to_string());
+    let mut odd = channel(2, &m.scenario_url("tag=odd"), &["gpt-4o"], 5, 1);
+    odd["setting"] = json!(json!({"proxy": "ftp://nowhere"}).to_string());
+    let direct = channel(3, &m.scenario_url("tag=direct"), &["gpt-4o"], 0, 1);
+    let gw = Gw::start(snap(vec![dead, odd, direct])).await;
+    let reply = gw.chat("alice", chat_body("gpt-4o", false)).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(
+        (m.calls("dead"), m.calls("odd"), m.calls("direct")),
+        (0, 0, 1)
+    );
+}
