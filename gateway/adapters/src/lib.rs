@@ -3,6 +3,7 @@
 //! representation ([`ir`]) and the dialects converting through it, the OpenAI passthrough,
 //! incremental SSE relaying and local token counting.
 
+pub mod bedrock;
 pub mod claude;
 pub mod client_ip;
 pub mod convert;

@@ -131,7 +131,7 @@ pub(crate) fn handle(call: &Call) -> Response<MockBody> {
 }
 
 /// The complete (non-stream) message.
-fn message(s: &Scenario, model: &str, images: usize) -> Value {
+pub(crate) fn message(s: &Scenario, model: &str, images: usize) -> Value {
     let content: Vec<Value> = plan(s, images)
         .into_iter()
         .map(|b| match b {

@@ -1,5 +1,6 @@
 //! Mock upstream provider: OpenAI-compatible chat/completions/embeddings/models answers,
-//! OpenAI Responses, Anthropic Messages and Google Gemini, JSON and streams, with
+//! OpenAI Responses, Anthropic Messages, Google Gemini and AWS Bedrock (Claude invoke and
+//! Converse, SigV4-verified), JSON and streams, with
 //! scenarios (status, time to first byte, chunk delay, mid-stream cut, malformed JSON,
 //! usage on/off, tool calls, thinking, cache usage), request checks like the real
 //! services, and call counting, for tests and benchmarks.
@@ -10,6 +11,8 @@ mod anthropic_check;
 mod anthropic_stream;
 mod azure;
 mod b64;
+mod bedrock;
+mod bedrock_stream;
 mod gemini;
 mod gemini_check;
 mod gemini_stream;
@@ -18,9 +21,11 @@ mod responses;
 mod responses_check;
 mod responses_stream;
 mod scenario;
+mod sigv4_check;
 mod sse;
 
 pub use scenario::Scenario;
+pub use sigv4_check::{MOCK_ACCESS_KEY, MOCK_SECRET};
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -46,20 +51,22 @@ pub struct SeenRequest {
     pub path: String,
     /// Query string, if any (Gemini's `alt=sse`, `key=`).
     pub query: Option<String>,
-    /// `openai`, `anthropic` or `gemini`, as chosen by the path.
+    /// `openai`, `anthropic`, `gemini` or `bedrock`, as chosen by the path.
     pub dialect: &'static str,
-    /// Body `model` (OpenAI, Anthropic) or the model named in the path (Gemini).
+    /// Body `model` (OpenAI, Anthropic) or the model named in the path (Gemini, Bedrock:
+    /// percent-decoded).
     pub model: Option<String>,
     pub body_len: usize,
     pub authorization: Option<String>,
     /// The key as the dialect expects it: `authorization` (OpenAI), `x-api-key` (Anthropic),
-    /// `x-goog-api-key` or the `key` query parameter (Gemini).
+    /// `x-goog-api-key` or the `key` query parameter (Gemini); Bedrock: `authorization` (an
+    /// API key, `Bearer …`) or `sigv4` with the access key id of the signature.
     pub credential: Option<Credential>,
     /// `anthropic-version` header.
     pub anthropic_version: Option<String>,
     /// `anthropic-beta` header.
     pub anthropic_beta: Option<String>,
-    /// Body `stream: true`, or Gemini's `:streamGenerateContent`.
+    /// Body `stream: true`, Gemini's `:streamGenerateContent`, Bedrock's stream paths.
     pub stream: bool,
     pub include_usage: Option<bool>,
     /// W3C `traceparent` header (the caller's trace context).
@@ -69,7 +76,8 @@ pub struct SeenRequest {
 /// Where a request carried its key, and the key (test keys only).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Credential {
-    /// `authorization`, `x-api-key`, `x-goog-api-key`, `api-key` (Azure) or `query:key`.
+    /// `authorization`, `x-api-key`, `x-goog-api-key`, `api-key` (Azure), `query:key` or
+    /// `sigv4` (the access key id).
     pub carrier: String,
     pub value: String,
 }
@@ -247,11 +255,14 @@ enum Dialect {
     OpenAi,
     Anthropic,
     Gemini,
+    Bedrock,
 }
 
 impl Dialect {
     fn of(path: &str) -> Dialect {
-        if anthropic::serves(path) {
+        if bedrock::route(path).is_some() {
+            Dialect::Bedrock
+        } else if anthropic::serves(path) {
             Dialect::Anthropic
         } else if gemini::route(path).is_some() {
             Dialect::Gemini
@@ -265,6 +276,7 @@ impl Dialect {
             Dialect::OpenAi => "openai",
             Dialect::Anthropic => "anthropic",
             Dialect::Gemini => "gemini",
+            Dialect::Bedrock => "bedrock",
         }
     }
 }
@@ -274,11 +286,17 @@ pub(crate) struct Call {
     pub scenario: Scenario,
     /// Path without the scenario prefix and the query.
     pub path: String,
+    /// The path as received, scenario prefix included (what a SigV4 signature covers).
+    pub raw_path: String,
+    /// The request URI's authority, when it has one (HTTP/2).
+    pub authority: Option<String>,
     pub method: http::Method,
     pub query: Option<String>,
     pub headers: http::HeaderMap,
     /// The body, when it is JSON.
     pub json: Option<serde_json::Value>,
+    /// The body's bytes.
+    pub body: Bytes,
     pub stats: SharedStats,
 }
 
@@ -326,6 +344,16 @@ impl Call {
                     .and_then(|s| s.as_bool())
                     .unwrap_or(false),
                 credential("api-key", self.header("api-key")),
+            ),
+            Dialect::Bedrock => (
+                bedrock::model_of(&self.path),
+                bedrock::route(&self.path).is_some_and(|(_, a)| a.is_stream()),
+                self.header("authorization").and_then(|a| {
+                    match a.strip_prefix("AWS4-HMAC-SHA256 Credential=") {
+                        Some(rest) => credential("sigv4", rest.split('/').next()),
+                        None => credential("authorization", Some(a)),
+                    }
+                }),
             ),
             Dialect::Anthropic | Dialect::OpenAi => (
                 owned(self.field("model").and_then(|m| m.as_str())),
@@ -391,6 +419,8 @@ async fn handle(
         .and_then(|v| v.to_str().ok());
     let mut scenario = Scenario::parse(&[spec.unwrap_or(""), header_spec.unwrap_or("")].join(","));
     let path = rest.to_owned();
+    let raw_path = req.uri().path().to_owned();
+    let authority = req.uri().authority().map(|a| a.as_str().to_owned());
     if path == "/__mock/stats" {
         let body = serde_json::to_value(&*lock(&stats)).unwrap_or_default();
         return Ok(json_response(StatusCode::OK, &body));
@@ -417,10 +447,13 @@ async fn handle(
     let call = Call {
         scenario,
         path,
+        raw_path,
+        authority,
         method: parts.method,
         query,
         headers: parts.headers,
         json: serde_json::from_slice(&body).ok(),
+        body: body.clone(),
         stats: stats.clone(),
     };
     let seen = call.seen(dialect, body.len());
@@ -446,5 +479,13 @@ async fn handle(
         Dialect::OpenAi => answer::handle(&call),
         Dialect::Anthropic => anthropic::handle(&call),
         Dialect::Gemini => gemini::handle(&call),
+        Dialect::Bedrock => bedrock::handle(&call, unix_now()),
     })
+}
+
+/// Seconds since the epoch by the system clock (0 if it is before 1970).
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }

@@ -6,7 +6,9 @@ use clap::Parser;
 
 /// Mock upstream for tests and benchmarks: OpenAI-compatible, OpenAI Responses
 /// (`/v1/responses`), Anthropic Messages (`/v1/messages`) and Gemini
-/// (`/v1beta/models/{model}:generateContent` …).
+/// (`/v1beta/models/{model}:generateContent` …) and AWS Bedrock (`/model/{id}/invoke`,
+/// `/invoke-with-response-stream`, `/converse`, `/converse-stream`; SigV4 with access key
+/// `AKIDMOCKBEDROCK` / secret `mock-bedrock-secret`, or `Bearer bedrock-api-key-…`).
 ///
 /// Scenarios are chosen per request by a `/s/{spec}` path prefix or an `x-mock-scenario`
 /// header, e.g. `tag=a,status=500`, `ttfb_ms=2000`, `chunk_delay_ms=50,chunks=20`, `first_event_ms=500`,
