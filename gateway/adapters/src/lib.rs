@@ -18,6 +18,7 @@ pub mod raw_json;
 pub mod responses;
 pub mod stream;
 pub mod tokens;
+pub mod vertex;
 
 /// Why an inbound request body cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

@@ -121,13 +121,20 @@ pub(crate) fn handle(call: &Call) -> Response<MockBody> {
         );
     }
     let model = body.get("model").and_then(Value::as_str).unwrap_or("");
-    if body.get("stream").and_then(Value::as_bool) == Some(true) {
-        return anthropic_stream::response(s, model, seen.images, call.stats.clone());
+    let stream = body.get("stream").and_then(Value::as_bool) == Some(true);
+    answer(call, model, seen.images, stream)
+}
+
+/// The answer to a checked Messages request: SSE when `stream`, else the message.
+pub(crate) fn answer(call: &Call, model: &str, images: usize, stream: bool) -> Response<MockBody> {
+    let s = &call.scenario;
+    if stream {
+        return anthropic_stream::response(s, model, images, call.stats.clone());
     }
     if s.malformed {
         return broken_json();
     }
-    json_response(StatusCode::OK, &message(s, model, seen.images))
+    json_response(StatusCode::OK, &message(s, model, images))
 }
 
 /// The complete (non-stream) message.

@@ -57,7 +57,7 @@ pub(crate) fn error(code: u16, message: &str) -> Response<MockBody> {
     error_with(code, message, None)
 }
 
-fn error_with(code: u16, message: &str, details: Option<Value>) -> Response<MockBody> {
+pub(crate) fn error_with(code: u16, message: &str, details: Option<Value>) -> Response<MockBody> {
     let status = match code {
         400 => "INVALID_ARGUMENT",
         401 => "UNAUTHENTICATED",
@@ -82,7 +82,6 @@ fn error_with(code: u16, message: &str, details: Option<Value>) -> Response<Mock
 
 /// Answers one Gemini request: key, scenario status, route, checks, then the answer.
 pub(crate) fn handle(call: &Call) -> Response<MockBody> {
-    let s = &call.scenario;
     let Some(route) = route(&call.path) else {
         return error(404, &format!("mock: no route {}", call.path));
     };
@@ -110,6 +109,13 @@ pub(crate) fn handle(call: &Call) -> Response<MockBody> {
         }
         Some(_) => {}
     }
+    respond(call, route)
+}
+
+/// Answers a Gemini request whose caller is authenticated (here by API key, on Vertex by
+/// token): scenario status, route, checks, then the answer.
+pub(crate) fn respond(call: &Call, route: Route<'_>) -> Response<MockBody> {
+    let s = &call.scenario;
     if s.status != 200 {
         return error(s.status, &format!("mock error {}", s.status));
     }

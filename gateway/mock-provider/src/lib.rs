@@ -1,6 +1,7 @@
 //! Mock upstream provider: OpenAI-compatible chat/completions/embeddings/models answers,
-//! OpenAI Responses, Anthropic Messages, Google Gemini and AWS Bedrock (Claude invoke and
-//! Converse, SigV4-verified), JSON and streams, with
+//! OpenAI Responses, Anthropic Messages, Google Gemini, AWS Bedrock (Claude invoke and
+//! Converse, SigV4-verified) and Google Vertex AI (Gemini and Claude models, with Google's
+//! service-account token endpoint), JSON and streams, with
 //! scenarios (status, time to first byte, chunk delay, mid-stream cut, malformed JSON,
 //! usage on/off, tool calls, thinking, cache usage), request checks like the real
 //! services, and call counting, for tests and benchmarks.
@@ -16,6 +17,7 @@ mod bedrock_stream;
 mod gemini;
 mod gemini_check;
 mod gemini_stream;
+mod google_oauth;
 mod openai_check;
 mod responses;
 mod responses_check;
@@ -23,9 +25,15 @@ mod responses_stream;
 mod scenario;
 mod sigv4_check;
 mod sse;
+mod vertex;
 
+pub use google_oauth::{
+    CLOUD_PLATFORM_SCOPE, DEFAULT_TOKEN_TTL_SECS, GOOGLE_TOKEN_AUDIENCES, TEST_CLIENT_EMAIL,
+    TEST_KEY_ID, TEST_PROJECT_ID, TOKEN_PATH, test_service_account_json,
+};
 pub use scenario::Scenario;
 pub use sigv4_check::{MOCK_ACCESS_KEY, MOCK_SECRET};
+pub use vertex::VERTEX_ANTHROPIC_VERSION;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -51,22 +59,24 @@ pub struct SeenRequest {
     pub path: String,
     /// Query string, if any (Gemini's `alt=sse`, `key=`).
     pub query: Option<String>,
-    /// `openai`, `anthropic`, `gemini` or `bedrock`, as chosen by the path.
+    /// `openai`, `anthropic`, `gemini`, `bedrock` or `vertex`, as chosen by the path.
     pub dialect: &'static str,
-    /// Body `model` (OpenAI, Anthropic) or the model named in the path (Gemini, Bedrock:
+    /// Body `model` (OpenAI, Anthropic) or the model named in the path (Gemini, Vertex, Bedrock:
     /// percent-decoded).
     pub model: Option<String>,
     pub body_len: usize,
     pub authorization: Option<String>,
     /// The key as the dialect expects it: `authorization` (OpenAI), `x-api-key` (Anthropic),
     /// `x-goog-api-key` or the `key` query parameter (Gemini); Bedrock: `authorization` (an
-    /// API key, `Bearer …`) or `sigv4` with the access key id of the signature.
+    /// API key, `Bearer …`) or `sigv4` with the access key id of the signature; Vertex:
+    /// `authorization` (the whole `Bearer …` value) or else an API key.
     pub credential: Option<Credential>,
-    /// `anthropic-version` header.
+    /// `anthropic-version` header; on Vertex the body's `anthropic_version`.
     pub anthropic_version: Option<String>,
     /// `anthropic-beta` header.
     pub anthropic_beta: Option<String>,
-    /// Body `stream: true`, Gemini's `:streamGenerateContent`, Bedrock's stream paths.
+    /// Body `stream: true`, Gemini's `:streamGenerateContent` (on Vertex too), Bedrock's
+    /// stream paths.
     pub stream: bool,
     pub include_usage: Option<bool>,
     /// W3C `traceparent` header (the caller's trace context).
@@ -101,6 +111,14 @@ pub struct Stats {
     pub forced_status: HashMap<String, u16>,
     /// Keys the provider refuses with 401 (a key revoked at the provider), until restored.
     pub revoked_keys: std::collections::HashSet<String>,
+    /// Requests to the token endpoint (`POST /token`), granted or not. They are not counted
+    /// in `calls` nor listed in `requests`.
+    pub token_calls: u64,
+    /// Access tokens the token endpoint issued.
+    pub tokens_issued: u64,
+    /// Issued tokens and the accepted audience.
+    #[serde(skip)]
+    pub(crate) oauth: google_oauth::OAuthState,
 }
 
 /// Shared, lockable stats.
@@ -149,6 +167,23 @@ impl MockHandle {
         } else {
             st.revoked_keys.remove(key);
         }
+    }
+
+    /// Requests the token endpoint received.
+    pub fn token_calls(&self) -> u64 {
+        self.with_stats(|s| s.token_calls)
+    }
+
+    /// Makes the token endpoint accept assertions for `audience` only (`None`: Google's
+    /// audiences again, [`GOOGLE_TOKEN_AUDIENCES`]).
+    pub fn set_token_audience(&self, audience: Option<&str>) {
+        lock(&self.stats).oauth.audience = audience.map(str::to_owned);
+    }
+
+    /// Ends the life of every token issued so far, as if an hour had passed: Vertex calls
+    /// carrying one are refused with 401 until a new one is fetched.
+    pub fn expire_tokens(&self) {
+        lock(&self.stats).oauth.expire_all();
     }
 
     /// Runs `f` over the stats under the lock.
@@ -256,12 +291,19 @@ enum Dialect {
     Anthropic,
     Gemini,
     Bedrock,
+    Vertex,
+    /// Google's OAuth token endpoint.
+    Token,
 }
 
 impl Dialect {
     fn of(path: &str) -> Dialect {
         if bedrock::route(path).is_some() {
             Dialect::Bedrock
+        } else if path == TOKEN_PATH {
+            Dialect::Token
+        } else if vertex::route(path).is_some() {
+            Dialect::Vertex
         } else if anthropic::serves(path) {
             Dialect::Anthropic
         } else if gemini::route(path).is_some() {
@@ -277,6 +319,8 @@ impl Dialect {
             Dialect::Anthropic => "anthropic",
             Dialect::Gemini => "gemini",
             Dialect::Bedrock => "bedrock",
+            Dialect::Vertex => "vertex",
+            Dialect::Token => "google-oauth",
         }
     }
 }
@@ -329,7 +373,21 @@ impl Call {
                 value: v.to_owned(),
             })
         };
+        let mut anthropic_version = owned(self.header("anthropic-version"));
         let (model, stream, credential) = match dialect {
+            Dialect::Vertex => {
+                let route = vertex::route(&self.path);
+                let streamed = route.is_some_and(|r| r.method == "streamGenerateContent")
+                    || self.field("stream").and_then(|s| s.as_bool()) == Some(true);
+                anthropic_version = owned(self.field("anthropic_version").and_then(|v| v.as_str()));
+                (
+                    route.map(|r| vertex::decode_segment(r.model)),
+                    streamed,
+                    credential("authorization", self.header("authorization"))
+                        .or_else(|| credential("x-goog-api-key", self.header("x-goog-api-key")))
+                        .or_else(|| credential("query:key", self.query_param("key"))),
+                )
+            }
             Dialect::Gemini => (
                 gemini::route(&self.path).and_then(|r| r.model().map(str::to_owned)),
                 self.path.ends_with(":streamGenerateContent"),
@@ -355,7 +413,7 @@ impl Call {
                     }
                 }),
             ),
-            Dialect::Anthropic | Dialect::OpenAi => (
+            Dialect::Anthropic | Dialect::OpenAi | Dialect::Token => (
                 owned(self.field("model").and_then(|m| m.as_str())),
                 self.field("stream")
                     .and_then(|s| s.as_bool())
@@ -376,7 +434,7 @@ impl Call {
             body_len,
             authorization: owned(self.header("authorization")),
             credential,
-            anthropic_version: owned(self.header("anthropic-version")),
+            anthropic_version,
             anthropic_beta: owned(self.header("anthropic-beta")),
             traceparent: owned(self.header("traceparent")),
             stream,
@@ -444,6 +502,13 @@ async fn handle(
         }
     };
     let dialect = Dialect::of(&path);
+    if dialect == Dialect::Token {
+        lock(&stats).token_calls += 1;
+        if !scenario.ttfb.is_zero() {
+            tokio::time::sleep(scenario.ttfb).await;
+        }
+        return Ok(google_oauth::token(&scenario, &parts.method, &body, &stats));
+    }
     let call = Call {
         scenario,
         path,
@@ -480,6 +545,9 @@ async fn handle(
         Dialect::Anthropic => anthropic::handle(&call),
         Dialect::Gemini => gemini::handle(&call),
         Dialect::Bedrock => bedrock::handle(&call, unix_now()),
+        Dialect::Vertex => vertex::handle(&call),
+        // Answered above.
+        Dialect::Token => gemini::error(404, "mock: token endpoint"),
     })
 }
 

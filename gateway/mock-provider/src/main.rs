@@ -5,10 +5,13 @@ use std::net::SocketAddr;
 use clap::Parser;
 
 /// Mock upstream for tests and benchmarks: OpenAI-compatible, OpenAI Responses
-/// (`/v1/responses`), Anthropic Messages (`/v1/messages`) and Gemini
-/// (`/v1beta/models/{model}:generateContent` …) and AWS Bedrock (`/model/{id}/invoke`,
+/// (`/v1/responses`), Anthropic Messages (`/v1/messages`), Gemini
+/// (`/v1beta/models/{model}:generateContent` …), AWS Bedrock (`/model/{id}/invoke`,
 /// `/invoke-with-response-stream`, `/converse`, `/converse-stream`; SigV4 with access key
-/// `AKIDMOCKBEDROCK` / secret `mock-bedrock-secret`, or `Bearer bedrock-api-key-…`).
+/// `AKIDMOCKBEDROCK` / secret `mock-bedrock-secret`, or `Bearer bedrock-api-key-…`) and Vertex AI
+/// (`/v1/projects/{p}/locations/{r}/publishers/{google|anthropic}/models/{m}:{method}`, with
+/// Google's service-account token endpoint at `POST /token`, which knows the test account of
+/// `fixtures/vertex-test-service-account.json`; `token_ttl=N` sets the token lifetime).
 ///
 /// Scenarios are chosen per request by a `/s/{spec}` path prefix or an `x-mock-scenario`
 /// header, e.g. `tag=a,status=500`, `ttfb_ms=2000`, `chunk_delay_ms=50,chunks=20`, `first_event_ms=500`,

@@ -16,6 +16,11 @@
 //!   `reasoning_tokens`).
 //! - `cache_read=N`: Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`.
 //! - `cache_creation=N`: Anthropic `cache_creation_input_tokens`.
+//! - `token_ttl=N`: the token endpoint (`POST /token`) issues tokens living N seconds (0: dead
+//!   on arrival), to exercise refreshes; `status=` and `ttfb_ms` apply to it too.
+//!
+//! Vertex AI paths answer as Gemini (publisher `google`) or Anthropic (publisher `anthropic`)
+//! with the same keys.
 //!
 //! `prompt_tokens` is the uncached input in both: Anthropic's `input_tokens` (which excludes
 //! cache tokens) and Gemini's `promptTokenCount` minus `cachedContentTokenCount`. Token
@@ -67,6 +72,9 @@ pub struct Scenario {
     pub cache_read: u64,
     /// Prompt tokens written to the cache (Anthropic).
     pub cache_creation: u64,
+    /// Lifetime in seconds of a token the token endpoint issues (`token_ttl=N`; default
+    /// [`crate::DEFAULT_TOKEN_TTL_SECS`]).
+    pub token_ttl: Option<u64>,
 }
 
 /// Tokens a thinking block or thought part counts.
@@ -103,6 +111,7 @@ impl Default for Scenario {
             thinking: false,
             cache_read: 0,
             cache_creation: 0,
+            token_ttl: None,
         }
     }
 }
@@ -134,6 +143,7 @@ impl Scenario {
                 "thinking" => s.thinking = matches!(v, "on" | "1" | "true" | ""),
                 "cache_read" => s.cache_read = num.unwrap_or(0),
                 "cache_creation" => s.cache_creation = num.unwrap_or(0),
+                "token_ttl" => s.token_ttl = num,
                 _ => {}
             }
         }

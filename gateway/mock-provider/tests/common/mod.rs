@@ -53,14 +53,35 @@ pub async fn send(
     headers: &[(&str, &str)],
     body: Option<&Value>,
 ) -> Answer {
+    match body {
+        Some(b) => {
+            send_raw(
+                method,
+                url,
+                headers,
+                Some(("application/json", &b.to_string())),
+            )
+            .await
+        }
+        None => send_raw(method, url, headers, None).await,
+    }
+}
+
+/// Sends `method url` with `headers` and an optional body of the given content type.
+pub async fn send_raw(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: Option<(&str, &str)>,
+) -> Answer {
     let client = Client::builder(TokioExecutor::new()).build_http::<Full<bytes::Bytes>>();
     let mut req = http::Request::builder().method(method).uri(url);
     for (k, v) in headers {
         req = req.header(*k, *v);
     }
-    let payload = body.map(|b| b.to_string()).unwrap_or_default();
-    if body.is_some() {
-        req = req.header("content-type", "application/json");
+    let payload = body.map(|(_, b)| b.to_owned()).unwrap_or_default();
+    if let Some((ctype, _)) = body {
+        req = req.header("content-type", ctype);
     }
     let resp = client
         .request(req.body(Full::new(payload.into())).unwrap())
