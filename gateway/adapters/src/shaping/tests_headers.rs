@@ -1,0 +1,1 @@
+//! Golden tests for header override resolution and pass-through.

@@ -1,0 +1,1 @@
+//! Golden tests for param override: parsing, every mode, conditions.
