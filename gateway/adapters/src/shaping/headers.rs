@@ -124,6 +124,11 @@ impl Template {
                 pieces: Vec::new(),
             });
         }
+        if raw.contains(PREFIX) {
+            return Err(format!(
+                "`{trimmed}`: a client_header placeholder must be the whole value"
+            ));
+        }
         let mut pieces = Vec::new();
         let mut parts = raw.split("{api_key}");
         if let Some(first) = parts.next()

@@ -180,9 +180,10 @@ impl ChannelShaping {
         self
     }
 
-    /// Whether [`Self::shape_body`] may change a body of `dialect` for `upstream_model`: when
-    /// false the relay can send the body as it is, without parsing it into a `Value`.
-    pub fn needs_body(&self, dialect: BodyDialect, upstream_model: &str) -> bool {
+    /// Whether [`Self::shape_body`] may change `raw_body` of `dialect` for `upstream_model`:
+    /// when false the relay can send the body as it is, without parsing it into a `Value`.
+    /// Costs a few byte searches of the body at most.
+    pub fn needs_body(&self, dialect: BodyDialect, upstream_model: &str, raw_body: &[u8]) -> bool {
         let prompt = self.system_prompt.is_some() && dialect.prompt_shape().is_some();
         let fixes = match dialect {
             BodyDialect::OpenAiChat => openai_fixes::is_reasoning_model(upstream_model),
@@ -191,11 +192,10 @@ impl ChannelShaping {
             }
             _ => false,
         };
-        // The default policy drops fields, so it applies whenever its dialects are sent.
         let fields = matches!(
             dialect,
             BodyDialect::OpenAiChat | BodyDialect::OpenAiResponses | BodyDialect::Anthropic
-        );
+        ) && self.fields.may_apply(raw_body);
         self.param_override.is_some() || prompt || fixes || fields
     }
 
@@ -259,8 +259,7 @@ fn parse_prompt(settings: &str) -> Result<Option<SystemPrompt>, ShapingError> {
     if settings.trim().is_empty() {
         return Ok(None);
     }
-    let s: PromptSettings = serde_json::from_str(settings)
-        .map_err(|e| ShapingError::SettingInvalid(format!("channel settings: {e}")))?;
+    let s: PromptSettings = settings_object(settings)?;
     let text = s.system_prompt.unwrap_or_default();
     if text.is_empty() {
         return Ok(None);
@@ -273,4 +272,14 @@ fn parse_prompt(settings: &str) -> Result<Option<SystemPrompt>, ShapingError> {
             SystemPromptMode::KeepClient
         },
     }))
+}
+
+/// Reads the keys `T` knows from the channel settings JSON object (non-blank text).
+fn settings_object<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ShapingError> {
+    let invalid = |m: String| ShapingError::SettingInvalid(format!("channel settings: {m}"));
+    let v: Value = serde_json::from_str(text).map_err(|e| invalid(e.to_string()))?;
+    if !v.is_object() {
+        return Err(invalid("must be a JSON object".into()));
+    }
+    serde_json::from_value(v).map_err(|e| invalid(e.to_string()))
 }

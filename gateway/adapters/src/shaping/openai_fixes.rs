@@ -52,10 +52,11 @@ pub fn fix_chat(body: &mut Value, upstream_model: &str) -> FixOutcome {
         return out;
     }
     let unset = |v: Option<&Value>| v.is_none_or(|v| v.is_null() || v.as_f64() == Some(0.0));
-    if unset(obj.get("max_completion_tokens")) && !unset(obj.get("max_tokens")) {
-        if let Some(v) = obj.remove("max_tokens") {
-            obj.insert("max_completion_tokens".into(), v);
-        }
+    if unset(obj.get("max_completion_tokens"))
+        && !unset(obj.get("max_tokens"))
+        && let Some(v) = obj.remove("max_tokens")
+    {
+        obj.insert("max_completion_tokens".into(), v);
     }
     obj.remove("temperature");
     if upstream_model.starts_with("gpt-5") {
@@ -150,8 +151,7 @@ impl FieldPolicy {
             allow_include_obfuscation: Option<bool>,
             disable_store: Option<bool>,
         }
-        let r: Raw = serde_json::from_str(text)
-            .map_err(|e| ShapingError::SettingInvalid(format!("channel settings: {e}")))?;
+        let r: Raw = super::settings_object(text)?;
         Ok(FieldPolicy {
             allow_service_tier: r.allow_service_tier.unwrap_or(false),
             allow_safety_identifier: r.allow_safety_identifier.unwrap_or(false),
@@ -160,6 +160,18 @@ impl FieldPolicy {
             allow_include_obfuscation: r.allow_include_obfuscation.unwrap_or(false),
             disable_store: r.disable_store.unwrap_or(false),
         })
+    }
+
+    /// Whether [`Self::apply`] could remove anything from this raw body: a byte search for
+    /// the quoted names of the dropped fields, so bodies without them skip JSON parsing.
+    pub fn may_apply(&self, raw: &[u8]) -> bool {
+        let has = |name: &str| memchr::memmem::find(raw, name.as_bytes()).is_some();
+        (!self.allow_service_tier && has("\"service_tier\""))
+            || (!self.allow_safety_identifier && has("\"safety_identifier\""))
+            || (!self.allow_inference_geo && has("\"inference_geo\""))
+            || (!self.allow_speed && has("\"speed\""))
+            || (self.disable_store && has("\"store\""))
+            || (!self.allow_include_obfuscation && has("\"include_obfuscation\""))
     }
 
     /// Drops the fields the policy does not allow from a top-level body object; whether
@@ -306,6 +318,8 @@ mod tests {
         let mut b = json!({"stream_options": {"include_usage": true, "include_obfuscation": true}});
         FieldPolicy::default().apply(&mut b);
         assert_eq!(b, json!({"stream_options": {"include_usage": true}}));
+        assert!(FieldPolicy::default().may_apply(br#"{"speed": "fast"}"#));
+        assert!(!FieldPolicy::default().may_apply(br#"{"store": true, "model": "m"}"#));
         let e = FieldPolicy::parse(r#"{"allow_speed": "yes"}"#).unwrap_err();
         assert_eq!(e.code(), "channel_setting_invalid");
     }

@@ -364,7 +364,7 @@ mod tests {
         );
         assert!(Path::parse("a..b").is_err());
         assert!(Path::parse("a.#.b").is_err());
-        assert!(Path::parse(&"a.".repeat(40).trim_end_matches('.').to_owned()).is_err());
+        assert!(Path::parse("a.".repeat(40).trim_end_matches('.')).is_err());
         assert!(p("").is_root());
     }
 
@@ -380,7 +380,8 @@ mod tests {
     #[test]
     fn sets_create_objects_and_append() {
         let mut v = json!({"m": []});
-        set_steps(&mut v, &p("x.y").resolve(&v), json!(1)).unwrap();
+        let steps = p("x.y").resolve(&v);
+        set_steps(&mut v, &steps, json!(1)).unwrap();
         let steps = p("m.-1").resolve(&v);
         set_steps(&mut v, &steps, json!("a")).unwrap();
         let steps = p("m.1").resolve(&v);
