@@ -10,11 +10,11 @@ use serde_json::{Map, Value};
 use super::ShapingError;
 use super::conditions::{self, Scope};
 use super::context::OverrideContext;
-use super::headers::{HeaderEdits, HeaderEntry};
-use super::param_override::{
-    HeaderSet, OpKind, Operation, OverrideReturnError, ParamOverride, PruneRule, SyncTarget,
-    TokenMap, split_tokens,
+use super::header_ops::{
+    HeaderSet, copy_header, header_value, read_sync, rewrite_tokens, write_sync,
 };
+use super::headers::{HeaderEdits, HeaderEntry};
+use super::param_override::{OpKind, Operation, OverrideReturnError, ParamOverride, PruneRule};
 use super::path::{self, Path, Step};
 
 /// Deepest nesting `prune_objects` walks.
@@ -201,7 +201,7 @@ fn each(
     Ok(())
 }
 
-fn type_name(v: Option<&Value>) -> &'static str {
+pub(crate) fn type_name(v: Option<&Value>) -> &'static str {
     match v {
         None | Some(Value::Null) => "a missing or null value",
         Some(Value::Bool(_)) => "a boolean",
@@ -327,109 +327,5 @@ fn prune(
             Ok(false)
         }
         _ => Ok(false),
-    }
-}
-
-/// The header's current value: its override entry, else the client's header.
-fn header_value(name: &str, ctx: &OverrideContext<'_>, edits: &HeaderEdits) -> Option<HeaderEntry> {
-    if let Some(e) = edits.override_entry(name, ctx.header_override) {
-        return Some(e.clone());
-    }
-    ctx.client_header(name)
-        .map(|v| HeaderEntry::Literal(v.to_owned()))
-}
-
-/// Copies header `from` to `to`; false when `from` has no value.
-fn copy_header(
-    from: &str,
-    to: &str,
-    keep_origin: bool,
-    ctx: &OverrideContext<'_>,
-    edits: &mut HeaderEdits,
-) -> bool {
-    let Some(entry) = header_value(from, ctx, edits) else {
-        return false;
-    };
-    if !(keep_origin && edits.override_entry(to, ctx.header_override).is_some()) {
-        edits.set(to, entry);
-    }
-    true
-}
-
-/// The tokens of `current` rewritten by `tm`, joined with commas; `None` when none is left.
-fn rewrite_tokens(current: &str, tm: &TokenMap) -> Option<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut push = |t: &str| {
-        if !out.iter().any(|o| o == t) {
-            out.push(t.to_owned());
-        }
-    };
-    for token in split_tokens(current) {
-        let replacement =
-            tm.map
-                .iter()
-                .find(|(k, _)| *k == token)
-                .map(|(_, r)| r)
-                .or(if tm.keep_only_declared {
-                    None
-                } else {
-                    tm.wildcard.as_ref()
-                });
-        match replacement {
-            Some(r) => r.iter().for_each(|t| push(t)),
-            None if tm.keep_only_declared => {}
-            None => push(&token),
-        }
-    }
-    tm.append.iter().for_each(|t| push(t));
-    (!out.is_empty()).then(|| out.join(","))
-}
-
-fn read_sync(
-    body: &Value,
-    target: &SyncTarget,
-    ctx: &OverrideContext<'_>,
-    edits: &HeaderEdits,
-) -> Option<Value> {
-    match target {
-        SyncTarget::Body(p) => {
-            let v = path::get(body, p)?;
-            match &*v {
-                Value::Null => None,
-                Value::String(s) if s.trim().is_empty() => None,
-                _ => Some(v.into_owned()),
-            }
-        }
-        SyncTarget::Header(name) => header_value(name, ctx, edits)
-            .map(|e| e.text().trim().to_owned())
-            .filter(|s| !s.is_empty())
-            .map(Value::String),
-    }
-}
-
-fn write_sync(
-    body: &mut Value,
-    target: &SyncTarget,
-    value: Value,
-    edits: &mut HeaderEdits,
-) -> Result<(), String> {
-    match target {
-        SyncTarget::Body(p) => {
-            let steps = p.resolve(body);
-            path::set_steps(body, &steps, value)
-        }
-        SyncTarget::Header(name) => {
-            if value.is_object() || value.is_array() {
-                return Err(format!(
-                    "cannot copy {} into header `{name}`",
-                    type_name(Some(&value))
-                ));
-            }
-            edits.set(
-                name,
-                HeaderEntry::Literal(conditions::text(&value).into_owned()),
-            );
-            Ok(())
-        }
     }
 }

@@ -17,6 +17,7 @@
 mod apply;
 mod conditions;
 mod context;
+mod header_ops;
 pub mod headers;
 pub mod openai_fixes;
 pub mod param_override;

@@ -12,7 +12,10 @@ use serde_json::{Map, Value};
 
 use super::ShapingError;
 use super::conditions::{self, Condition, Logic};
-use super::headers::{REGEX_SIZE_LIMIT, Template, normalize_name};
+use super::header_ops::{
+    HeaderSet, SyncTarget, parse_header_set, parse_pass_names, parse_sync_target,
+};
+use super::headers::{REGEX_SIZE_LIMIT, normalize_name};
 use super::path::Path;
 
 /// Most operations in one rule set.
@@ -57,34 +60,6 @@ pub(crate) struct PruneRule {
     pub(crate) conditions: Vec<Condition>,
     pub(crate) logic: Logic,
     pub(crate) recursive: bool,
-}
-
-/// `set_header` values.
-#[derive(Debug, Clone)]
-pub(crate) enum HeaderSet {
-    /// A configured value (placeholders resolved with the other overrides).
-    Fixed(Template),
-    /// A blank value: removes the override of that header.
-    Clear,
-    /// Rewrites a comma-separated header token by token.
-    Tokens(TokenMap),
-}
-
-/// `{"token": replacement (string, array, or null to drop), "*": for unlisted tokens,
-/// "$append": tokens added, "$keep_only_declared": drop unlisted tokens}`.
-#[derive(Debug, Clone)]
-pub(crate) struct TokenMap {
-    pub(crate) map: Vec<(String, Vec<String>)>,
-    pub(crate) wildcard: Option<Vec<String>>,
-    pub(crate) append: Vec<String>,
-    pub(crate) keep_only_declared: bool,
-}
-
-/// A side of `sync_fields`: `json:<path>` / `body:<path>` / a bare path, or `header:<name>`.
-#[derive(Debug, Clone)]
-pub(crate) enum SyncTarget {
-    Body(Path),
-    Header(String),
 }
 
 /// The operation modes.
@@ -265,7 +240,7 @@ fn write_path(raw: &str) -> Result<Path, String> {
 }
 
 /// A path naming one value: no wildcard, no `#`, not the whole body.
-fn single_path(field: &str, raw: &str) -> Result<Path, String> {
+pub(crate) fn single_path(field: &str, raw: &str) -> Result<Path, String> {
     if raw.trim().is_empty() {
         return Err(format!("`{field}` is required"));
     }
@@ -511,126 +486,4 @@ fn parse_prune(value: &Value) -> Result<PruneRule, String> {
         return Err("prune_objects needs at least one condition".into());
     }
     Ok(rule)
-}
-
-fn parse_header_set(value: &Value) -> Result<HeaderSet, String> {
-    Ok(match value {
-        Value::Null => return Err("`value` is required for set_header".into()),
-        Value::String(s) if s.trim().is_empty() => HeaderSet::Clear,
-        Value::String(s) => HeaderSet::Fixed(Template::parse(s.trim())?),
-        Value::Number(_) | Value::Bool(_) => {
-            HeaderSet::Fixed(Template::parse(&conditions::text(value))?)
-        }
-        Value::Array(_) => return Err("set_header value must be a string or an object".into()),
-        Value::Object(m) => {
-            if m.is_empty() {
-                return Err("set_header mapping cannot be empty".into());
-            }
-            let mut tm = TokenMap {
-                map: Vec::new(),
-                wildcard: None,
-                append: Vec::new(),
-                keep_only_declared: false,
-            };
-            for (k, v) in m {
-                match k.as_str() {
-                    "$append" => tm.append = tokens(v)?,
-                    "$keep_only_declared" => tm.keep_only_declared = v.as_bool().unwrap_or(false),
-                    "*" => tm.wildcard = Some(tokens(v)?),
-                    _ => tm.map.push((k.trim().to_owned(), tokens(v)?)),
-                }
-            }
-            HeaderSet::Tokens(tm)
-        }
-    })
-}
-
-/// Header tokens of a replacement: null none, a string split at commas, an array flattened.
-pub(crate) fn tokens(v: &Value) -> Result<Vec<String>, String> {
-    let mut out: Vec<String> = Vec::new();
-    match v {
-        Value::Null => {}
-        Value::String(s) => out.extend(split_tokens(s)),
-        Value::Array(items) => {
-            for item in items {
-                for t in tokens(item)? {
-                    if !out.contains(&t) {
-                        out.push(t);
-                    }
-                }
-            }
-        }
-        Value::Object(_) => {
-            return Err("header replacement must be a string, an array or null".into());
-        }
-        other => out.extend(split_tokens(&conditions::text(other))),
-    }
-    Ok(out)
-}
-
-/// The non-blank comma-separated tokens of a header value.
-pub(crate) fn split_tokens(s: &str) -> impl Iterator<Item = String> + '_ {
-    s.split(',')
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-}
-
-fn parse_pass_names(value: &Value, depth: u8) -> Result<Vec<String>, String> {
-    if depth > 2 {
-        return Err("pass_headers value nests too deeply".into());
-    }
-    let mut raw: Vec<String> = Vec::new();
-    match value {
-        Value::String(s) => {
-            let t = s.trim();
-            if (t.starts_with('[') || t.starts_with('{'))
-                && let Ok(parsed) = serde_json::from_str::<Value>(t)
-            {
-                return parse_pass_names(&parsed, depth + 1);
-            }
-            raw.extend(split_tokens(t));
-        }
-        Value::Array(items) => raw.extend(items.iter().map(|i| conditions::text(i).into_owned())),
-        Value::Object(m) => {
-            for key in ["headers", "names", "header"] {
-                if let Some(v) = m.get(key) {
-                    raw.extend(parse_pass_names(v, depth + 1)?);
-                }
-            }
-        }
-        _ => return Err("pass_headers value must be a string, an array or an object".into()),
-    }
-    let mut names: Vec<String> = Vec::new();
-    for r in raw.iter().filter(|r| !r.trim().is_empty()) {
-        let n = normalize_name(r)?;
-        if !names.contains(&n) {
-            names.push(n);
-        }
-    }
-    if names.is_empty() {
-        return Err("pass_headers names no header".into());
-    }
-    Ok(names)
-}
-
-fn parse_sync_target(spec: &str) -> Result<SyncTarget, String> {
-    let raw = spec.trim();
-    if raw.is_empty() {
-        return Err("sync_fields needs `from` and `to`".into());
-    }
-    let Some((kind, key)) = raw.split_once(':') else {
-        return Ok(SyncTarget::Body(single_path("from/to", raw)?));
-    };
-    let key = key.trim();
-    if key.is_empty() {
-        return Err(format!("sync_fields target `{raw}` has no key"));
-    }
-    match kind.trim().to_ascii_lowercase().as_str() {
-        "json" | "body" => Ok(SyncTarget::Body(single_path("from/to", key)?)),
-        "header" => Ok(SyncTarget::Header(normalize_name(key)?)),
-        _ => Err(format!(
-            "sync_fields target `{raw}`: prefix must be json:, body: or header:"
-        )),
-    }
 }
