@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::apply::type_name;
 use super::conditions;
 use super::context::OverrideContext;
-use super::headers::{HeaderEdits, HeaderEntry, Template, normalize_name};
+use super::headers::{HeaderEdits, HeaderEntry, NOT_READABLE, Template, normalize_name};
 use super::param_override::single_path;
 use super::path::{self, Path};
 
@@ -170,6 +170,10 @@ pub(crate) fn header_value(
 ) -> Option<HeaderEntry> {
     if let Some(e) = edits.override_entry(name, ctx.header_override) {
         return Some(e.clone());
+    }
+    // The client's credentials and cookies are never copied anywhere.
+    if NOT_READABLE.contains(&name) {
+        return None;
     }
     ctx.client_header(name)
         .map(|v| HeaderEntry::Literal(v.to_owned()))

@@ -49,7 +49,7 @@ const NEVER_PASSED: &[&str] = &[
 ];
 
 /// Client headers a `{client_header:…}` placeholder may not read.
-const NOT_READABLE: &[&str] = &[
+pub(crate) const NOT_READABLE: &[&str] = &[
     "authorization",
     "proxy-authorization",
     "x-api-key",
@@ -90,7 +90,8 @@ enum Piece {
 }
 
 /// A configured header value: its text and what it resolves from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `Debug` shows the placeholder source and length only: a configured value may be a secret.
+#[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Template {
     raw: String,
     client_header: Option<String>,
@@ -152,10 +153,29 @@ impl Template {
 
 /// One header-override value: configured (placeholders resolved at the end) or copied from
 /// the client or the body (sent as it is: no placeholder in client text is ever expanded).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub(crate) enum HeaderEntry {
     Template(Template),
     Literal(String),
+}
+
+impl fmt::Debug for Template {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Template")
+            .field("client_header", &self.client_header)
+            .field("uses_api_key", &self.pieces.contains(&Piece::ApiKey))
+            .field("len", &self.raw.len())
+            .finish()
+    }
+}
+
+impl fmt::Debug for HeaderEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeaderEntry::Template(t) => t.fmt(f),
+            HeaderEntry::Literal(s) => write!(f, "Literal(<{} bytes>)", s.len()),
+        }
+    }
 }
 
 impl HeaderEntry {

@@ -308,3 +308,31 @@ fn channel_shaping_end_to_end() {
     .unwrap_err();
     assert_eq!(e.code(), "channel_setting_invalid");
 }
+
+#[test]
+fn client_credentials_are_never_copied_and_debug_hides_values() {
+    let h = client();
+    let ops = json!([
+        {"mode": "copy_header", "from": "authorization", "to": "x-user-auth"},
+        {"mode": "pass_headers", "value": ["x-api-key", "cookie"]},
+        {"mode": "sync_fields", "from": "header:authorization", "to": "json:user"},
+    ]);
+    let po = ParamOverride::parse(&json!({ "operations": ops }).to_string())
+        .unwrap()
+        .unwrap();
+    let ctx = OverrideContext {
+        client_headers: Some(&h),
+        ..Default::default()
+    };
+    let mut body = json!({});
+    let edits = po.apply(&mut body, &ctx).unwrap();
+    assert!(edits.is_empty());
+    assert_eq!(body, json!({}));
+    let ho = HeaderOverride::parse(
+        r#"{"authorization": "Bearer sk-literal-secret", "x-a": "{api_key}"}"#,
+    )
+    .unwrap();
+    let shaping = ChannelShaping::default().with_header_override(ho);
+    let shown = format!("{shaping:?} {edits:?}");
+    assert!(!shown.contains("sk-literal-secret"), "{shown}");
+}
