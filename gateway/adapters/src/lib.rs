@@ -1,7 +1,8 @@
 //! Adapters: pure protocol code (no I/O), shared by the gateway and, for channel tests and
 //! model fetching, the control plane: the provider registry, the canonical internal
 //! representation ([`ir`]) and the dialects converting through it, the OpenAI passthrough,
-//! incremental SSE relaying and local token counting.
+//! incremental SSE relaying, per-channel request shaping ([`shaping`]) and local token
+//! counting.
 
 pub mod bedrock;
 pub mod claude;
@@ -16,6 +17,7 @@ pub mod openai_chat;
 pub mod provider;
 pub mod raw_json;
 pub mod responses;
+pub mod shaping;
 pub mod stream;
 pub mod tokens;
 pub mod vertex;
