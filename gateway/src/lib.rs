@@ -7,6 +7,7 @@
 pub mod admin;
 pub mod billing;
 pub mod config;
+pub mod credentials;
 pub mod edge;
 pub mod error;
 pub mod limits;

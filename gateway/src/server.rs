@@ -86,6 +86,7 @@ pub fn build_state(
         tracer: std::sync::OnceLock::new(),
         breakers: crate::routing::Breakers::new(crate::routing::BreakerPolicy::default()),
         readiness: crate::state::Readiness::default(),
+        vertex_tokens: crate::credentials::VertexTokens::default(),
         config: ConfigStore::new(snapshot),
         sink,
         metrics,

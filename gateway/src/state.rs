@@ -31,6 +31,8 @@ pub struct GatewayState {
     pub readiness: Readiness,
     /// Where relay spans go (while traces are exported).
     pub tracer: std::sync::OnceLock<telemetry::SdkTracer>,
+    /// Vertex AI keys and access tokens, by channel key.
+    pub vertex_tokens: crate::credentials::VertexTokens,
 }
 
 /// Whether the gateway should get new traffic: not while draining, and, when an operator set a

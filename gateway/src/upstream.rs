@@ -20,6 +20,7 @@ use hyper_util::rt::TokioExecutor;
 
 use crate::config::{ChannelEntry, KeyChoice};
 use crate::error::UpstreamError;
+use adapters::provider::AuthStyle;
 
 type Pooled<C> = Client<HttpsConnector<C>, Chunks>;
 
@@ -298,9 +299,13 @@ pub fn build_request(
     let bad = |what: &str| UpstreamError::Build(format!("channel {}: invalid {what}", channel.id));
     let mut headers = HeaderMap::new();
     let key = &channel.keys.secret(key.slot).0;
-    let (auth_name, auth_value) = channel.spec.auth.header(key);
-    let auth = HeaderValue::from_str(&auth_value).map_err(|_| bad("key"))?;
-    headers.insert(auth_name, auth);
+    // Cloud channels authenticate each request themselves (signatures, access tokens); an
+    // empty key (a keyless local provider) sends no header.
+    if channel.spec.auth != AuthStyle::PerRequest && !key.is_empty() {
+        let (auth_name, auth_value) = channel.spec.auth.header(key);
+        let auth = HeaderValue::from_str(&auth_value).map_err(|_| bad("key"))?;
+        headers.insert(auth_name, auth);
+    }
     for (name, value) in extra {
         headers.insert(*name, HeaderValue::from_str(value).map_err(|_| bad(name))?);
     }

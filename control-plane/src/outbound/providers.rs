@@ -77,7 +77,7 @@ fn authorized(
     let request = request.header(name, value);
     let request = match spec.protocol {
         Protocol::Anthropic => request.header("anthropic-version", provider::ANTHROPIC_VERSION),
-        Protocol::OpenAi | Protocol::Gemini => request,
+        Protocol::OpenAi | Protocol::Gemini | Protocol::Converse => request,
     };
     if upstream.organization.is_empty() || spec.protocol != Protocol::OpenAi {
         request
@@ -163,6 +163,7 @@ pub async fn fetch_models(
     let (path, list_key, id_key) = match spec.protocol {
         Protocol::Gemini => ("/v1beta/models", "models", "name"),
         Protocol::OpenAi | Protocol::Anthropic => ("/v1/models", "data", "id"),
+        Protocol::Converse => return Err(ProviderError::Unsupported(upstream.channel_type)),
     };
     let site = upstream.site(spec);
     let url = match spec.url {

@@ -7,6 +7,7 @@
 pub mod bedrock;
 pub mod claude;
 pub mod client_ip;
+pub mod cloud;
 pub mod convert;
 pub mod gemini;
 pub mod ir;

@@ -10,6 +10,8 @@ pub enum Protocol {
     Anthropic,
     /// Google Gemini (`/v1beta/models/{model}:generateContent`).
     Gemini,
+    /// AWS Bedrock's Converse API (`/model/{id}/converse`), for models other than Claude.
+    Converse,
 }
 
 /// How the channel key is sent.
@@ -23,6 +25,9 @@ pub enum AuthStyle {
     GoogApiKey,
     /// `api-key: {key}` (Azure OpenAI).
     ApiKey,
+    /// Computed per request from the key (Bedrock's SigV4 or API key, Vertex's access token
+    /// or API key): no static header.
+    PerRequest,
 }
 
 impl AuthStyle {
@@ -33,6 +38,8 @@ impl AuthStyle {
             AuthStyle::XApiKey => ("x-api-key", key.to_owned()),
             AuthStyle::GoogApiKey => ("x-goog-api-key", key.to_owned()),
             AuthStyle::ApiKey => ("api-key", key.to_owned()),
+            // Never sent as is: the relay computes these headers for each request.
+            AuthStyle::PerRequest => ("authorization", String::new()),
         }
     }
 }
@@ -55,6 +62,12 @@ pub enum UrlStyle {
     FullUrl,
     /// `{base}/openai/deployments/{deployment}/{task}?api-version={other}`.
     Azure,
+    /// AWS Bedrock Runtime: the region from the key, the model id in the path
+    /// (`adapters::bedrock`).
+    Bedrock,
+    /// Google Vertex AI: project from the key, region from `other`, the publisher from the
+    /// model (`adapters::vertex`).
+    Vertex,
 }
 
 /// One row of the registry.
@@ -68,6 +81,22 @@ pub struct ProviderSpec {
     pub url: UrlStyle,
     /// Honours `stream_options.include_usage`.
     pub stream_usage: bool,
+}
+
+impl ProviderSpec {
+    /// The wire protocol of a call on `model` (the upstream name): a cloud channel speaks
+    /// Anthropic's for Claude models and its own for the rest.
+    pub fn protocol_for(&self, model: &str) -> Protocol {
+        match self.url {
+            UrlStyle::Bedrock if crate::bedrock::is_claude(model) => Protocol::Anthropic,
+            UrlStyle::Vertex
+                if crate::vertex::Publisher::of(model) == crate::vertex::Publisher::Anthropic =>
+            {
+                Protocol::Anthropic
+            }
+            _ => self.protocol,
+        }
+    }
 }
 
 const fn openai_compatible(
@@ -130,7 +159,25 @@ pub const PROVIDERS: &[ProviderSpec] = &[
     },
     openai_compatible(25, "Moonshot", "https://api.moonshot.cn"),
     openai_compatible(31, "LingYiWanWu", "https://api.lingyiwanwu.com"),
+    ProviderSpec {
+        channel_type: 33,
+        name: "AWS",
+        protocol: Protocol::Converse,
+        default_base_url: "",
+        auth: AuthStyle::PerRequest,
+        url: UrlStyle::Bedrock,
+        stream_usage: true,
+    },
     openai_compatible(40, "SiliconFlow", "https://api.siliconflow.cn"),
+    ProviderSpec {
+        channel_type: 41,
+        name: "VertexAI",
+        protocol: Protocol::Gemini,
+        default_base_url: "",
+        auth: AuthStyle::PerRequest,
+        url: UrlStyle::Vertex,
+        stream_usage: true,
+    },
     openai_compatible(42, "Mistral", "https://api.mistral.ai"),
     openai_compatible(43, "DeepSeek", "https://api.deepseek.com"),
     ProviderSpec {
@@ -183,7 +230,11 @@ impl<'a> Site<'a> {
 pub fn upstream_url(site: &Site<'_>, path: &str, model: &str) -> String {
     match site.spec.url {
         UrlStyle::FullUrl => site.base().replace("{model}", model),
-        UrlStyle::Prefix => format!("{}{}", site.base(), path),
+        // Cloud channels' URLs need the key (region, project): their calls are built with
+        // `bedrock::model_url` and `vertex::url`; a plain path is all that is left here.
+        UrlStyle::Prefix | UrlStyle::Bedrock | UrlStyle::Vertex => {
+            format!("{}{}", site.base(), path)
+        }
         UrlStyle::Azure => azure_url(site, path, model),
     }
 }
@@ -289,6 +340,8 @@ pub fn gemini_url(site: &Site<'_>, model: &str, method: GeminiMethod) -> String 
 pub fn chat_url(site: &Site<'_>, model: &str, stream: bool) -> String {
     match site.spec.protocol {
         Protocol::OpenAi => upstream_url(site, "/v1/chat/completions", model),
+        // Built with `bedrock::model_url` from the key's region (see `upstream_url`).
+        Protocol::Converse => format!("{}/model/{}/converse", site.base(), path_segment(model)),
         Protocol::Anthropic => format!("{}/v1/messages", site.base()),
         Protocol::Gemini => {
             let method = if stream {

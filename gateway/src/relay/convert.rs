@@ -8,6 +8,7 @@ use bytes::Bytes;
 use pingora::proxy::Session;
 use serde_json::Value;
 
+use super::cloud::{self, Framing};
 use super::job::{self, DialectJob, EmbedJob, Job};
 use super::post::{self, AttemptError, Outcome};
 use super::{Relay, Trace, shape, sse};
@@ -30,6 +31,8 @@ fn gateway(e: impl Into<GatewayError>) -> AttemptError {
 struct Outgoing {
     url: String,
     body: Bytes,
+    /// The model named upstream (a thinking suffix taken off).
+    model: String,
     /// The client's dialect is the channel's own: answers go back untouched.
     passthrough: bool,
 }
@@ -38,11 +41,11 @@ struct Outgoing {
 /// attempt's own copy (shaped for the channel).
 fn converted(
     channel: &ChannelEntry,
+    protocol: Protocol,
     snap: &Snapshot,
     mut req: ir::Request,
     upstream_model: &str,
 ) -> Result<Outgoing, AttemptError> {
-    let protocol = channel.spec.protocol;
     let model = shape::for_channel(&mut req, protocol, upstream_model, &snap.options.providers);
     let opts = EncodeOptions {
         gemini_safety: Some(&snap.options.providers.gemini_safety_settings),
@@ -52,6 +55,7 @@ fn converted(
     Ok(Outgoing {
         url: provider::chat_url(&channel.site(), &model, req.stream),
         body: Bytes::from(body),
+        model,
         passthrough: false,
     })
 }
@@ -59,13 +63,13 @@ fn converted(
 /// The upstream request of a Responses, Anthropic or Gemini chat job.
 fn dialect_outgoing(
     channel: &ChannelEntry,
+    protocol: Protocol,
     snap: &Snapshot,
     job: &DialectJob,
     upstream_model: &str,
 ) -> Result<Outgoing, AttemptError> {
-    let spec = channel.spec;
-    if job.dialect.native_protocol() != spec.protocol {
-        return converted(channel, snap, job.ir.clone(), upstream_model);
+    if job.dialect.native_protocol() != protocol {
+        return converted(channel, protocol, snap, job.ir.clone(), upstream_model);
     }
     // The mapped model goes into the body unless requests pass through as they are.
     let body = || {
@@ -89,11 +93,14 @@ fn dialect_outgoing(
             job.raw.clone(),
         ),
         // OpenAI chat to an OpenAI channel never comes here.
-        Dialect::OpenAi => return converted(channel, snap, job.ir.clone(), upstream_model),
+        Dialect::OpenAi => {
+            return converted(channel, protocol, snap, job.ir.clone(), upstream_model);
+        }
     };
     Ok(Outgoing {
         url,
         body,
+        model: upstream_model.to_owned(),
         passthrough: true,
     })
 }
@@ -101,11 +108,14 @@ fn dialect_outgoing(
 /// A Gemini embedding to a Gemini channel (as it is) or an OpenAI one (converted).
 fn embed_outgoing(
     channel: &ChannelEntry,
+    protocol: Protocol,
     job: &EmbedJob,
     upstream_model: &str,
 ) -> Result<Outgoing, AttemptError> {
-    let spec = channel.spec;
-    match spec.protocol {
+    if cloud::is_cloud(channel) {
+        return Err(UpstreamError::Unsupported("embeddings").into());
+    }
+    match protocol {
         Protocol::Gemini => {
             let method = if job.batch {
                 GeminiMethod::BatchEmbed
@@ -115,6 +125,7 @@ fn embed_outgoing(
             Ok(Outgoing {
                 url: provider::gemini_url(&channel.site(), upstream_model, method),
                 body: job.raw.clone(),
+                model: upstream_model.to_owned(),
                 passthrough: true,
             })
         }
@@ -124,21 +135,28 @@ fn embed_outgoing(
             Ok(Outgoing {
                 url: provider::upstream_url(&channel.site(), "/v1/embeddings", upstream_model),
                 body: Bytes::from(body.to_string()),
+                model: upstream_model.to_owned(),
                 passthrough: false,
             })
         }
-        Protocol::Anthropic => Err(UpstreamError::Unsupported("embeddings").into()),
+        Protocol::Anthropic | Protocol::Converse => {
+            Err(UpstreamError::Unsupported("embeddings").into())
+        }
     }
 }
 
 /// An OpenAI request to a channel of another protocol (chat, and embeddings on Gemini).
 fn openai_outgoing(
     channel: &ChannelEntry,
+    protocol: Protocol,
     snap: &Snapshot,
     parsed: &ParsedRequest,
     upstream_model: &str,
 ) -> Result<Outgoing, AttemptError> {
-    if parsed.endpoint == Endpoint::Embeddings && channel.spec.protocol == Protocol::Gemini {
+    if parsed.endpoint == Endpoint::Embeddings
+        && protocol == Protocol::Gemini
+        && !cloud::is_cloud(channel)
+    {
         let body: Value = serde_json::from_slice(parsed.raw())
             .map_err(|e| gateway(adapters::ParseError::MalformedJson(e.to_string())))?;
         let gemini =
@@ -146,6 +164,7 @@ fn openai_outgoing(
         return Ok(Outgoing {
             url: provider::gemini_url(&channel.site(), upstream_model, GeminiMethod::BatchEmbed),
             body: Bytes::from(gemini.to_string()),
+            model: upstream_model.to_owned(),
             passthrough: false,
         });
     }
@@ -154,7 +173,7 @@ fn openai_outgoing(
     }
     // Decoded for this attempt: no copy to make.
     let ir = job::openai_ir(parsed).map_err(gateway)?;
-    converted(channel, snap, ir, upstream_model)
+    converted(channel, protocol, snap, ir, upstream_model)
 }
 
 /// One attempt of `job` on `channel`.
@@ -170,17 +189,19 @@ pub async fn attempt(
     let opts = &snap.options;
     let upstream_model = routing::map_model(channel, job.model()).map_err(gateway)?;
     trace.upstream_model = upstream_model.clone();
+    let protocol = channel.spec.protocol_for(&upstream_model);
     let out = match job {
-        Job::Dialect(d) => dialect_outgoing(channel, snap, d, &upstream_model)?,
-        Job::GeminiEmbed(e) => embed_outgoing(channel, e, &upstream_model)?,
-        Job::OpenAi(p) => openai_outgoing(channel, snap, p, &upstream_model)?,
+        Job::Dialect(d) => dialect_outgoing(channel, protocol, snap, d, &upstream_model)?,
+        Job::GeminiEmbed(e) => embed_outgoing(channel, protocol, e, &upstream_model)?,
+        Job::OpenAi(p) => openai_outgoing(channel, protocol, snap, p, &upstream_model)?,
     };
     let anthropic = match job {
         Job::Dialect(d) => Some(&d.anthropic),
         _ => None,
     };
+    let stream = job.stream();
     let mut extra: Vec<(&'static str, &str)> = Vec::new();
-    if channel.spec.protocol == Protocol::Anthropic {
+    if protocol == Protocol::Anthropic && !cloud::is_cloud(channel) {
         let version = anthropic
             .and_then(|a| a.version.as_deref())
             .unwrap_or(provider::ANTHROPIC_VERSION);
@@ -189,12 +210,31 @@ pub async fn attempt(
             extra.push(("anthropic-beta", beta));
         }
     }
-    let stream = job.stream();
-    let request = upstream::build_request(channel, trace.key, &out.url, out.body, stream, &extra)?;
+    let (url, body, cloud_headers, framing) = if cloud::is_cloud(channel) {
+        let call = cloud::prepare(
+            &r.state, channel, trace.key, protocol, &out.model, stream, out.body,
+        )
+        .await?;
+        let framing = Framing::of(&call);
+        (call.url, call.body, call.headers, framing)
+    } else {
+        (out.url, out.body, Vec::new(), Framing::Sse)
+    };
+    let mut request = upstream::build_request(channel, trace.key, &url, body, stream, &extra)?;
+    for (name, value) in cloud_headers {
+        let value = http::HeaderValue::from_str(&value)
+            .map_err(|_| UpstreamError::Build(format!("channel {}: invalid {name}", channel.id)))?;
+        request.headers_mut().insert(name, value);
+    }
     let mut answer = post::send(r, session, opts, request, trace).await?;
     let dialect = job.dialect();
-    let protocol = channel.spec.protocol;
-    if stream && answer.is_sse {
+    let streamed = match framing {
+        Framing::Sse => answer.is_sse,
+        Framing::EventStream(_) => answer
+            .content_type
+            .starts_with("application/vnd.amazon.eventstream"),
+    };
+    if stream && streamed {
         let transcoder = if out.passthrough {
             Transcoder::passthrough(dialect, job.model(), job.prompt_estimate())
         } else {
@@ -210,7 +250,15 @@ pub async fn attempt(
             };
             Transcoder::converting(protocol, client, job.prompt_estimate())
         };
-        return sse::relay_stream(session, answer, transcoder, budget, trace, opts).await;
+        return match framing {
+            Framing::Sse => {
+                sse::relay_stream(session, answer, transcoder, budget, trace, opts).await
+            }
+            Framing::EventStream(kind) => {
+                let filter = sse::EventStreamFilter::new(kind, transcoder);
+                sse::relay_stream(session, answer, filter, budget, trace, opts).await
+            }
+        };
     }
     let bytes = post::read_answer(session, &mut answer, opts, trace).await?;
     let value: Value = serde_json::from_slice(&bytes)

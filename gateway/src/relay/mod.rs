@@ -5,6 +5,7 @@
 //! so one port serves clients and the console; nothing else of the control plane is reachable.
 
 mod body;
+mod cloud;
 mod convert;
 mod cors;
 mod dialect;
@@ -18,6 +19,7 @@ mod spans;
 mod sse;
 
 pub use cors::CorsOrigins;
+pub use post::read_upstream;
 pub use record::Trace;
 pub use respond::REQUEST_ID_HEADER;
 

@@ -146,13 +146,14 @@ impl Trace {
         if self.usage.cache_creation_tokens > 0 {
             o["cache_creation_tokens"] = json!(self.usage.cache_creation_tokens);
         }
-        if let Some(ch) = &self.channel
-            && self.dialect.native_protocol() != ch.spec.protocol
-        {
-            o["conversion"] = json!({
-                "client": dialect_name(self.dialect),
-                "provider": protocol_name(ch.spec.protocol),
-            });
+        if let Some(ch) = &self.channel {
+            let protocol = ch.spec.protocol_for(&self.upstream_model);
+            if self.dialect.native_protocol() != protocol {
+                o["conversion"] = json!({
+                    "client": dialect_name(self.dialect),
+                    "provider": protocol_name(protocol),
+                });
+            }
         }
         if self.local_count {
             o["local_count_tokens"] = json!(true);
@@ -301,5 +302,6 @@ fn protocol_name(p: adapters::provider::Protocol) -> &'static str {
         Protocol::OpenAi => "openai",
         Protocol::Anthropic => "anthropic",
         Protocol::Gemini => "gemini",
+        Protocol::Converse => "bedrock-converse",
     }
 }

@@ -18,7 +18,7 @@ pub fn for_channel(
     opts: &ProviderOptions,
 ) -> String {
     match protocol {
-        Protocol::OpenAi => model.to_owned(),
+        Protocol::OpenAi | Protocol::Converse => model.to_owned(),
         Protocol::Anthropic => claude(req, model, opts),
         Protocol::Gemini => gemini(req, model, opts),
     }

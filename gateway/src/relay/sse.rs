@@ -18,6 +18,7 @@ use super::respond;
 use crate::billing::StreamBudget;
 use crate::config::Options;
 use crate::error::{BillingError, GatewayError, UpstreamError};
+use adapters::bedrock::{EventStreamToSse, StreamKind};
 use adapters::convert::Transcoder;
 use adapters::openai::Usage;
 use adapters::stream::{FirstEventFault, StreamRelay, error_event};
@@ -85,6 +86,62 @@ impl StreamFilter for Transcoder {
     }
     fn error_event(&self, err: &GatewayError, request_id: &str) -> Bytes {
         Transcoder::error_event(self, err.status(), &err.client_message(request_id))
+    }
+}
+
+/// A stream in AWS event-stream framing (Bedrock), turned into SSE before `inner` reads it.
+/// A framing error before the first event is a fault (another channel may be tried); later,
+/// the rest of the stream is dropped and the stream ends as a broken one.
+pub struct EventStreamFilter<F> {
+    to_sse: EventStreamToSse,
+    inner: F,
+    broken: bool,
+}
+
+impl<F> EventStreamFilter<F> {
+    pub fn new(kind: StreamKind, inner: F) -> Self {
+        EventStreamFilter {
+            to_sse: EventStreamToSse::new(kind),
+            inner,
+            broken: false,
+        }
+    }
+}
+
+impl<F: StreamFilter> StreamFilter for EventStreamFilter<F> {
+    fn feed(&mut self, chunk: &[u8]) -> Result<Bytes, FirstEventFault> {
+        if self.broken {
+            return Ok(Bytes::new());
+        }
+        match self.to_sse.feed(chunk) {
+            Ok(sse) => self.inner.feed(&sse),
+            Err(_) => {
+                self.broken = true;
+                if self.inner.events() == 0 {
+                    Err(FirstEventFault::Malformed)
+                } else {
+                    Ok(Bytes::new())
+                }
+            }
+        }
+    }
+    fn events(&self) -> usize {
+        self.inner.events()
+    }
+    fn has_pending(&self) -> bool {
+        self.broken || self.to_sse.has_pending() || self.inner.has_pending()
+    }
+    fn flush(&mut self) -> Bytes {
+        self.inner.flush()
+    }
+    fn usage(&self) -> (Usage, bool) {
+        self.inner.usage()
+    }
+    fn running_output_tokens(&self) -> i64 {
+        self.inner.running_output_tokens()
+    }
+    fn error_event(&self, err: &GatewayError, request_id: &str) -> Bytes {
+        self.inner.error_event(err, request_id)
     }
 }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::ParseError;
 use crate::ir;
 use crate::provider::Protocol;
-use crate::{claude, gemini, openai_chat, responses};
+use crate::{bedrock, claude, gemini, openai_chat, responses};
 
 pub use self::stream::Transcoder;
 
@@ -103,8 +103,8 @@ pub fn encode_request(
     req: &ir::Request,
     upstream_model: &str,
     opts: EncodeOptions<'_>,
-) -> Result<Vec<u8>, serde_json::Error> {
-    match protocol {
+) -> Result<Vec<u8>, ParseError> {
+    let written = match protocol {
         Protocol::OpenAi => serde_json::to_vec(&openai_chat::encode_request(req, upstream_model)),
         Protocol::Anthropic => serde_json::to_vec(&claude::encode_request(req, upstream_model)),
         Protocol::Gemini => {
@@ -114,7 +114,9 @@ pub fn encode_request(
             }
             serde_json::to_vec(&body)
         }
-    }
+        Protocol::Converse => serde_json::to_vec(&bedrock::encode_request(req, upstream_model)?),
+    };
+    written.map_err(|e| ParseError::Invalid(format!("cannot write the request: {e}")))
 }
 
 /// `safetySettings` from the option: each category's own threshold, else "default", else OFF.
@@ -133,6 +135,7 @@ pub fn decode_response(protocol: Protocol, v: &Value) -> Result<ir::Response, Pa
         Protocol::OpenAi => openai_chat::decode_response(v),
         Protocol::Anthropic => claude::decode_response(v),
         Protocol::Gemini => gemini::decode_response(v),
+        Protocol::Converse => bedrock::decode_response(v),
     }
 }
 

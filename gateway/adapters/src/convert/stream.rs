@@ -12,7 +12,7 @@ use crate::ir::{StreamEvent, Usage};
 use crate::openai;
 use crate::provider::Protocol;
 use crate::stream::{FirstEventFault, SseFramer, event_data};
-use crate::{ParseError, claude, gemini, openai_chat, responses, tokens};
+use crate::{ParseError, bedrock, claude, gemini, openai_chat, responses, tokens};
 
 /// Reads a channel's stream events into IR.
 #[derive(Debug)]
@@ -20,6 +20,7 @@ enum Decoder {
     OpenAi(openai_chat::StreamDecoder),
     Claude(claude::StreamDecoder),
     Gemini(gemini::StreamDecoder),
+    Converse(bedrock::StreamDecoder),
     Responses(ResponsesTap),
 }
 
@@ -29,6 +30,7 @@ impl Decoder {
             Protocol::OpenAi => Decoder::OpenAi(openai_chat::StreamDecoder::new()),
             Protocol::Anthropic => Decoder::Claude(claude::StreamDecoder::new()),
             Protocol::Gemini => Decoder::Gemini(gemini::StreamDecoder::new()),
+            Protocol::Converse => Decoder::Converse(bedrock::StreamDecoder::new()),
         }
     }
 
@@ -37,6 +39,7 @@ impl Decoder {
             Decoder::OpenAi(d) => d.decode(data, out),
             Decoder::Claude(d) => d.decode(data, out),
             Decoder::Gemini(d) => d.decode(data, out),
+            Decoder::Converse(d) => d.decode(data, out),
             Decoder::Responses(d) => d.decode(data, out),
         }
     }
