@@ -619,3 +619,46 @@ async fn billing_endpoints_answer_from_the_snapshot() {
     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     assert!(gw.records().is_empty(), "{:?}", gw.records());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn azure_channels_get_deployment_paths_for_media() {
+    let m = mock().await;
+    let mut az = channel(1, &m.url(), &["whisper-1", "tts-1"], 0, 1);
+    az["type"] = json!(3);
+    az["key"] = json!("azure-key-1");
+    az["other"] = json!("2024-10-21");
+    let mut snap = snapshot(vec![az]);
+    snap["pricing"]["model_ratio"] = json!({"whisper-1": 15.0, "tts-1": 7.5});
+    let gw = gateway(snap, m.addr).await;
+    let audio = wav(3);
+    let before = gw.user_quota(1);
+    let r = upload(
+        &gw,
+        "/v1/audio/transcriptions",
+        form(&[("model", "whisper-1")], Some(("file", "a.wav", &audio))),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let seen = last_seen(&m);
+    assert_eq!(
+        seen.path,
+        "/openai/deployments/whisper-1/audio/transcriptions"
+    );
+    assert_eq!(seen.query.as_deref(), Some("api-version=2024-10-21"));
+    let cred = seen.credential.unwrap();
+    assert_eq!(
+        (cred.carrier.as_str(), cred.value.as_str()),
+        ("api-key", "azure-key-1")
+    );
+    assert_eq!(seen.file_sha256.as_deref(), Some(sha256(&audio).as_str()));
+    charged(&gw, &r, before, 750).await;
+    let r = gw
+        .post(
+            "/v1/audio/speech",
+            "alice",
+            json!({"model": "tts-1", "input": "hello", "voice": "alloy"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(last_seen(&m).path, "/openai/deployments/tts-1/audio/speech");
+}
