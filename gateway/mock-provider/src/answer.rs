@@ -33,6 +33,9 @@ pub(crate) fn handle(call: &Call) -> Response<MockBody> {
     if scenario.status != 200 {
         return error(scenario);
     }
+    if let Some(answered) = crate::media_route(call, rest) {
+        return answered;
+    }
     let kind = if rest.ends_with("/chat/completions") {
         Kind::Chat
     } else if rest.ends_with("/completions") {

@@ -52,9 +52,18 @@ pub(crate) fn refusal(call: &Call) -> Option<Response<MockBody>> {
         || path == "/openai/responses"
         || path.starts_with("/openai/models")
         || deployment(path).is_some_and(|_| {
-            ["/chat/completions", "/completions", "/embeddings"]
-                .iter()
-                .any(|task| path.ends_with(task))
+            [
+                "/chat/completions",
+                "/completions",
+                "/embeddings",
+                "/images/generations",
+                "/images/edits",
+                "/audio/speech",
+                "/audio/transcriptions",
+                "/audio/translations",
+            ]
+            .iter()
+            .any(|task| path.ends_with(task))
         });
     if !known {
         return Some(azure_error(

@@ -1,4 +1,5 @@
-//! Mock upstream provider: OpenAI-compatible chat/completions/embeddings/models answers,
+//! Mock upstream provider: OpenAI-compatible chat/completions/embeddings/models answers, the
+//! OpenAI media endpoints (images, audio, rerank, moderations; multipart uploads checked),
 //! OpenAI Responses, Anthropic Messages, Google Gemini, AWS Bedrock (Claude invoke and
 //! Converse, SigV4-verified) and Google Vertex AI (Gemini and Claude models, with Google's
 //! service-account token endpoint), JSON and streams, with
@@ -10,15 +11,20 @@ mod answer;
 mod anthropic;
 mod anthropic_check;
 mod anthropic_stream;
+mod audio;
 mod azure;
 mod b64;
 mod bedrock;
 mod bedrock_stream;
+mod form;
 mod gemini;
 mod gemini_check;
 mod gemini_stream;
 mod google_oauth;
+mod images;
+mod moderations;
 mod openai_check;
+mod rerank;
 mod responses;
 mod responses_check;
 mod responses_stream;
@@ -27,10 +33,12 @@ mod sigv4_check;
 mod sse;
 mod vertex;
 
+pub use audio::{SPEECH_BYTES, TRANSCRIPT, TRANSCRIPT_TOKENS};
 pub use google_oauth::{
     CLOUD_PLATFORM_SCOPE, DEFAULT_TOKEN_TTL_SECS, GOOGLE_TOKEN_AUDIENCES, TEST_CLIENT_EMAIL,
     TEST_KEY_ID, TEST_PROJECT_ID, TOKEN_PATH, test_service_account_json,
 };
+pub use images::IMAGE_OUTPUT_TOKENS;
 pub use scenario::Scenario;
 pub use sigv4_check::{MOCK_ACCESS_KEY, MOCK_SECRET};
 pub use vertex::VERTEX_ANTHROPIC_VERSION;
@@ -81,6 +89,12 @@ pub struct SeenRequest {
     pub include_usage: Option<bool>,
     /// W3C `traceparent` header (the caller's trace context).
     pub traceparent: Option<String>,
+    /// The `Content-Type` header.
+    pub content_type: Option<String>,
+    /// A multipart upload's `file` part (or first `image` part): its length and lower-case
+    /// hex SHA-256, to check the bytes arrived unchanged.
+    pub file_len: Option<usize>,
+    pub file_sha256: Option<String>,
 }
 
 /// Where a request carried its key, and the key (test keys only).
@@ -275,6 +289,38 @@ fn bytes_response(status: StatusCode, ctype: &str, body: Bytes) -> Response<Mock
     resp
 }
 
+/// An OpenAI `invalid_request_error` of the media endpoints.
+pub(crate) fn media_error(
+    status: StatusCode,
+    message: &str,
+    param: Option<&str>,
+) -> Response<MockBody> {
+    json_response(
+        status,
+        &serde_json::json!({"error": {"message": message, "type": "invalid_request_error", "param": param, "code": null}}),
+    )
+}
+
+/// Answers the OpenAI media endpoints (`rest` ends with their path, so Azure deployment
+/// paths are served too); `None` for other paths.
+pub(crate) fn media_route(call: &Call, rest: &str) -> Option<Response<MockBody>> {
+    Some(if rest.ends_with("/images/generations") {
+        images::handle(call, false)
+    } else if rest.ends_with("/images/edits") {
+        images::handle(call, true)
+    } else if rest.ends_with("/audio/speech") {
+        audio::speech(call)
+    } else if rest.ends_with("/audio/transcriptions") || rest.ends_with("/audio/translations") {
+        audio::transcription(call)
+    } else if rest.ends_with("/rerank") {
+        rerank::handle(call)
+    } else if rest.ends_with("/moderations") {
+        moderations::handle(call)
+    } else {
+        return None;
+    })
+}
+
 /// A body that is not valid JSON, sent with a JSON content type (`malformed=1`).
 pub(crate) fn broken_json() -> Response<MockBody> {
     bytes_response(
@@ -341,6 +387,8 @@ pub(crate) struct Call {
     pub json: Option<serde_json::Value>,
     /// The body's bytes.
     pub body: Bytes,
+    /// The parsed form of a `multipart/form-data` body (or why it does not parse).
+    pub form: Option<Result<form::Form, String>>,
     pub stats: SharedStats,
 }
 
@@ -414,7 +462,10 @@ impl Call {
                 }),
             ),
             Dialect::Anthropic | Dialect::OpenAi | Dialect::Token => (
-                owned(self.field("model").and_then(|m| m.as_str())),
+                owned(self.field("model").and_then(|m| m.as_str())).or_else(|| {
+                    let form = self.form.as_ref()?.as_ref().ok()?;
+                    form.text("model").map(str::to_owned)
+                }),
                 self.field("stream")
                     .and_then(|s| s.as_bool())
                     .unwrap_or(false),
@@ -425,7 +476,24 @@ impl Call {
                 },
             ),
         };
+        let file = self
+            .form
+            .as_ref()
+            .and_then(|f| f.as_ref().ok())
+            .and_then(|f| {
+                f.part("file")
+                    .or_else(|| f.parts.iter().find(|p| p.name.starts_with("image")))
+            });
         SeenRequest {
+            content_type: owned(self.header("content-type")),
+            file_len: file.map(|p| p.data.len()),
+            file_sha256: file.map(|p| {
+                use sha2::Digest;
+                sha2::Sha256::digest(&p.data)
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect()
+            }),
             tag: self.scenario.tag.clone(),
             path: self.path.clone(),
             query: self.query.clone(),
@@ -509,7 +577,14 @@ async fn handle(
         }
         return Ok(google_oauth::token(&scenario, &parts.method, &body, &stats));
     }
+    let form = parts
+        .headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(form::boundary_of)
+        .map(|b| form::parse(&body, &b));
     let call = Call {
+        form,
         scenario,
         path,
         raw_path,

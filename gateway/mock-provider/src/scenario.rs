@@ -16,6 +16,7 @@
 //!   `reasoning_tokens`).
 //! - `cache_read=N`: Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`.
 //! - `cache_creation=N`: Anthropic `cache_creation_input_tokens`.
+//! - `duration=N`: the `duration` (seconds) of a `verbose_json` transcription (default 3).
 //! - `token_ttl=N`: the token endpoint (`POST /token`) issues tokens living N seconds (0: dead
 //!   on arrival), to exercise refreshes; `status=` and `ttfb_ms` apply to it too.
 //!
@@ -75,6 +76,9 @@ pub struct Scenario {
     /// Lifetime in seconds of a token the token endpoint issues (`token_ttl=N`; default
     /// [`crate::DEFAULT_TOKEN_TTL_SECS`]).
     pub token_ttl: Option<u64>,
+    /// Seconds a `verbose_json` transcription reports as the audio's `duration`
+    /// (`duration=N`, default 3).
+    pub duration_secs: u64,
 }
 
 /// Tokens a thinking block or thought part counts.
@@ -112,6 +116,7 @@ impl Default for Scenario {
             cache_read: 0,
             cache_creation: 0,
             token_ttl: None,
+            duration_secs: 3,
         }
     }
 }
@@ -144,6 +149,7 @@ impl Scenario {
                 "cache_read" => s.cache_read = num.unwrap_or(0),
                 "cache_creation" => s.cache_creation = num.unwrap_or(0),
                 "token_ttl" => s.token_ttl = num,
+                "duration" => s.duration_secs = num.unwrap_or(s.duration_secs),
                 _ => {}
             }
         }

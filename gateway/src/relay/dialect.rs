@@ -6,6 +6,9 @@ use adapters::openai::Endpoint;
 use adapters::provider::GeminiMethod;
 use http::{HeaderMap, Method};
 
+use super::billing_api;
+use super::media::{self, MediaKind};
+
 /// A relayed call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Call {
@@ -26,6 +29,12 @@ pub enum Call {
     },
     /// `GET /v1beta/models[/id]`.
     GeminiModels { id: Option<String> },
+    /// `POST /v1/images/*`, `/v1/audio/*`, `/v1/rerank`, `/v1/moderations`.
+    Media(MediaKind),
+    /// OpenAI paths answered 501 (`/v1/files…`, `/v1/fine-tunes…`, …).
+    NotImplemented,
+    /// `GET /dashboard/billing/*` and `/api/usage/token` (answered from the snapshot).
+    Billing(billing_api::Info),
 }
 
 impl Call {
@@ -44,6 +53,9 @@ impl Call {
             } => "gemini_embed",
             Call::Gemini { .. } => "gemini_generate",
             Call::ListModels { .. } | Call::GeminiModels { .. } => "models",
+            Call::Media(kind) => kind.label(),
+            Call::NotImplemented => "not_implemented",
+            Call::Billing(_) => "billing",
         }
     }
 }
@@ -98,12 +110,21 @@ pub fn recognise(
     headers: &HeaderMap,
 ) -> Option<Call> {
     let path = path.trim_end_matches('/');
+    if media::not_implemented(method, path) {
+        return Some(Call::NotImplemented);
+    }
+    if let Some(info) = billing_api::recognise(method, path) {
+        return Some(Call::Billing(info));
+    }
     let models_rest = path
         .strip_prefix("/v1beta/models/")
         .or_else(|| path.strip_prefix("/v1/models/"));
     if *method == Method::POST {
         if let Some(endpoint) = Endpoint::from_path(path) {
             return Some(Call::OpenAi(endpoint));
+        }
+        if let Some(kind) = MediaKind::from_path(path) {
+            return Some(Call::Media(kind));
         }
         return match path {
             "/v1/responses" => Some(Call::Responses),
@@ -207,6 +228,35 @@ mod tests {
                 id: Some("g".into())
             })
         );
+    }
+
+    #[test]
+    fn media_billing_and_unimplemented_paths() {
+        assert_eq!(
+            post("/v1/audio/transcriptions"),
+            Some(Call::Media(MediaKind::Transcriptions))
+        );
+        assert_eq!(post("/v1/rerank/"), Some(Call::Media(MediaKind::Rerank)));
+        assert_eq!(post("/v1/images/variations"), Some(Call::NotImplemented));
+        assert_eq!(post("/v1/files"), Some(Call::NotImplemented));
+        let h = HeaderMap::new();
+        for (m, p) in [
+            (Method::GET, "/v1/files/file-1/content"),
+            (Method::DELETE, "/v1/files/file-1"),
+            (Method::GET, "/v1/fine-tunes/ft-1/events"),
+            (Method::DELETE, "/v1/models/ft:gpt-x"),
+        ] {
+            assert_eq!(
+                recognise(&m, p, None, &h),
+                Some(Call::NotImplemented),
+                "{m} {p}"
+            );
+        }
+        assert_eq!(
+            recognise(&Method::GET, "/v1/dashboard/billing/usage", None, &h),
+            Some(Call::Billing(billing_api::Info::Usage))
+        );
+        assert_eq!(recognise(&Method::GET, "/v1/filesystem", None, &h), None);
     }
 
     #[test]

@@ -99,7 +99,12 @@ impl Job {
                     })
                 }
             },
-            Call::CountTokens | Call::ListModels { .. } | Call::GeminiModels { .. } => {
+            Call::CountTokens
+            | Call::ListModels { .. }
+            | Call::GeminiModels { .. }
+            | Call::Media(_)
+            | Call::NotImplemented
+            | Call::Billing(_) => {
                 return Err(RequestError::InvalidRequest(
                     "this call is not relayed".to_owned(),
                 ));

@@ -4,6 +4,7 @@
 //! `/api` (an allow list, see [`forward`]) can be proxied as they are to the control plane,
 //! so one port serves clients and the console; nothing else of the control plane is reachable.
 
+mod billing_api;
 mod body;
 mod cloud;
 mod convert;
@@ -11,6 +12,7 @@ mod cors;
 mod dialect;
 mod forward;
 mod job;
+mod media;
 mod post;
 mod record;
 mod respond;
@@ -85,6 +87,7 @@ fn is_relay_path(path: &str) -> bool {
         || path.starts_with("/v1/")
         || path.starts_with("/v1beta")
         || path.trim_end_matches('/') == edge::playground::PATH
+        || billing_api::serves(path)
 }
 
 #[async_trait]
@@ -222,6 +225,9 @@ impl Relay {
                     .await
             }
             Call::CountTokens => self.count_tokens(session, snap, trace).await,
+            Call::Media(kind) => media::relay(self, session, snap, trace, kind).await,
+            Call::NotImplemented => media::answer_not_implemented(self, session, snap, trace).await,
+            Call::Billing(info) => billing_api::answer(self, session, snap, trace, info).await,
             call => post::relay(self, session, snap, trace, &call).await,
         }
     }

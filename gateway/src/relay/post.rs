@@ -394,7 +394,7 @@ async fn attempts(
 
 /// Tells the key's circuit breaker how the attempt went: an answer closes it, a failure of
 /// the channel's (no answer, 5xx, a refused key, too many requests) counts towards opening it.
-fn breaker_outcome(
+pub(super) fn breaker_outcome(
     state: &crate::state::GatewayState,
     channel: &ChannelEntry,
     key: u32,

@@ -14,7 +14,7 @@ use crate::usage::{LOG_CONSUME, LOG_ERROR, UsageRecord};
 use adapters::openai::Usage;
 
 /// Calls that cost nothing and write no log row.
-const FREE_ENDPOINTS: [&str; 2] = ["models", "count_tokens"];
+const FREE_ENDPOINTS: [&str; 4] = ["models", "count_tokens", "billing", "not_implemented"];
 
 /// What happened to one request, filled in as it goes.
 #[derive(Debug)]
