@@ -7,11 +7,13 @@
 pub mod bedrock;
 pub mod claude;
 pub mod client_ip;
+pub mod cohere;
 pub mod convert;
 pub mod gemini;
 pub mod ir;
 pub mod json_out;
 pub mod json_tree;
+pub mod ollama;
 pub mod openai;
 pub mod openai_chat;
 pub mod provider;
