@@ -3,6 +3,9 @@
 
 mod scan;
 
+#[cfg(test)]
+mod cache_usage_tests;
+
 use bytes::Bytes;
 use serde_json::{Map, Value};
 
@@ -178,21 +181,49 @@ impl ParsedRequest {
     }
 }
 
-/// Reads `usage` from an answer or stream chunk object.
+/// Reads `usage` from an answer or stream chunk object. Cached prompt tokens (part of
+/// `prompt_tokens`, billed at the cache ratio) are read from wherever the provider puts
+/// them, the first non-zero of:
+/// - `prompt_tokens_details.cached_tokens`: OpenAI, Azure, xAI, OpenRouter, Zhipu, Qwen,
+///   Volcengine, and DeepSeek's newer answers;
+/// - `prompt_cache_hit_tokens`: DeepSeek (with `prompt_cache_miss_tokens`, hit + miss =
+///   `prompt_tokens`), and relays of DeepSeek models that copy its usage;
+/// - `cached_tokens` at the top of `usage`: Moonshot/Kimi.
+///
+/// Only read once a chunk is parsed anyway: the passthrough's bytes are not touched.
 pub fn usage_of(v: &Value) -> Option<Usage> {
     let u = v.get("usage")?.as_object()?;
     let n = |k: &str| u.get(k).and_then(Value::as_i64).unwrap_or(0);
-    let cached = u
-        .get("prompt_tokens_details")
-        .and_then(|d| d.get("cached_tokens"))
-        .and_then(Value::as_i64)
-        .unwrap_or(0);
+    let prompt = n("prompt_tokens");
     Some(Usage {
-        prompt_tokens: n("prompt_tokens"),
+        prompt_tokens: prompt,
         completion_tokens: n("completion_tokens"),
-        cached_tokens: cached,
+        cached_tokens: cached_prompt_tokens(u).min(prompt.max(0)),
         cache_creation_tokens: 0,
     })
+}
+
+/// Cached prompt tokens of a `usage` object in any provider's field (see [`usage_of`]).
+fn cached_prompt_tokens(u: &Map<String, Value>) -> i64 {
+    let details = u
+        .get("prompt_tokens_details")
+        .and_then(|d| d.get("cached_tokens"));
+    [
+        details,
+        u.get("prompt_cache_hit_tokens"),
+        u.get("cached_tokens"),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(Value::as_i64)
+    .find(|n| *n > 0)
+    .unwrap_or(0)
+}
+
+/// [`usage_of`] of a stream chunk, or of its first choice when the chunk has none at the
+/// top (Moonshot puts the last chunk's usage in `choices[0].usage`).
+pub fn chunk_usage_of(v: &Value) -> Option<Usage> {
+    usage_of(v).or_else(|| usage_of(v.get("choices")?.as_array()?.first()?))
 }
 
 /// Appends the generated text of an answer or chunk (`message.content`, `delta.content`,
@@ -217,7 +248,7 @@ pub fn push_output_text(v: &Value, out: &mut String) {
 
 /// Usage of a complete (non-stream) answer; counted locally when the upstream gave none.
 pub fn answer_usage(parsed: &ParsedRequest, answer: &Value) -> (Usage, bool) {
-    if let Some(u) = usage_of(answer)
+    if let Some(u) = chunk_usage_of(answer)
         && (u.prompt_tokens > 0 || u.completion_tokens > 0)
     {
         return (u, false);

@@ -6,7 +6,7 @@
 use bytes::{Bytes, BytesMut};
 use serde_json::{Value, json};
 
-use crate::openai::{Usage, push_output_text, usage_of};
+use crate::openai::{Usage, chunk_usage_of, push_output_text};
 use crate::tokens;
 
 /// Splits a byte stream into complete SSE events (each with its blank-line terminator).
@@ -148,7 +148,8 @@ impl StreamRelay {
             if self.usage.is_none() {
                 push_output_text(&value, &mut self.text);
             }
-            let usage = usage_of(&value).filter(|u| u.prompt_tokens > 0 || u.completion_tokens > 0);
+            let usage =
+                chunk_usage_of(&value).filter(|u| u.prompt_tokens > 0 || u.completion_tokens > 0);
             if let Some(u) = usage {
                 self.usage = Some(u);
             }

@@ -6,7 +6,7 @@ use bytes::Bytes;
 use hyper::{Response, StatusCode};
 use serde_json::{Value, json};
 
-use crate::scenario::TOOL_INPUT_PIECES;
+use crate::scenario::{CacheUsage, TOOL_INPUT_PIECES};
 use crate::{Call, MockBody, Scenario, broken_json, json_response, openai_check, responses, sse};
 
 /// Which OpenAI endpoint is answered.
@@ -110,8 +110,17 @@ fn usage(s: &Scenario, completion: u64) -> Value {
         "completion_tokens": completion,
         "total_tokens": s.prompt_tokens + completion,
     });
-    if s.cached_tokens > 0 {
-        u["prompt_tokens_details"] = json!({"cached_tokens": s.cached_tokens});
+    match s.cache_usage {
+        CacheUsage::OpenAi if s.cached_tokens > 0 => {
+            u["prompt_tokens_details"] = json!({"cached_tokens": s.cached_tokens});
+        }
+        CacheUsage::OpenAi => {}
+        CacheUsage::DeepSeek => {
+            let hit = s.cached_tokens.min(s.prompt_tokens);
+            u["prompt_cache_hit_tokens"] = json!(hit);
+            u["prompt_cache_miss_tokens"] = json!(s.prompt_tokens - hit);
+        }
+        CacheUsage::Moonshot => u["cached_tokens"] = json!(s.cached_tokens),
     }
     u
 }

@@ -1,8 +1,9 @@
 //! Mock upstream provider: OpenAI-compatible chat/completions/embeddings/models answers, the
 //! OpenAI media endpoints (images, audio, rerank, moderations; multipart uploads checked),
 //! OpenAI Responses, Anthropic Messages, Google Gemini, AWS Bedrock (Claude invoke and
-//! Converse, SigV4-verified) and Google Vertex AI (Gemini and Claude models, with Google's
-//! service-account token endpoint), JSON and streams, with
+//! Converse, SigV4-verified), Google Vertex AI (Gemini and Claude models, with Google's
+//! service-account token endpoint), Ollama's native API (NDJSON streams) and Cohere v2
+//! (chat and rerank), JSON and streams, with
 //! scenarios (status, time to first byte, chunk delay, mid-stream cut, malformed JSON,
 //! usage on/off, tool calls, thinking, cache usage), request checks like the real
 //! services, and call counting, for tests and benchmarks.
@@ -16,6 +17,7 @@ mod azure;
 mod b64;
 mod bedrock;
 mod bedrock_stream;
+mod cohere;
 mod form;
 mod gemini;
 mod gemini_check;
@@ -23,6 +25,7 @@ mod gemini_stream;
 mod google_oauth;
 mod images;
 mod moderations;
+mod ollama;
 mod openai_check;
 mod rerank;
 mod responses;
@@ -39,7 +42,7 @@ pub use google_oauth::{
     TEST_KEY_ID, TEST_PROJECT_ID, TOKEN_PATH, test_service_account_json,
 };
 pub use images::IMAGE_OUTPUT_TOKENS;
-pub use scenario::Scenario;
+pub use scenario::{CacheUsage, Scenario};
 pub use sigv4_check::{MOCK_ACCESS_KEY, MOCK_SECRET};
 pub use vertex::VERTEX_ANTHROPIC_VERSION;
 
@@ -67,7 +70,8 @@ pub struct SeenRequest {
     pub path: String,
     /// Query string, if any (Gemini's `alt=sse`, `key=`).
     pub query: Option<String>,
-    /// `openai`, `anthropic`, `gemini`, `bedrock` or `vertex`, as chosen by the path.
+    /// `openai`, `anthropic`, `gemini`, `bedrock`, `vertex`, `ollama` or `cohere`, as chosen
+    /// by the path.
     pub dialect: &'static str,
     /// Body `model` (OpenAI, Anthropic) or the model named in the path (Gemini, Vertex, Bedrock:
     /// percent-decoded).
@@ -338,6 +342,8 @@ enum Dialect {
     Gemini,
     Bedrock,
     Vertex,
+    Ollama,
+    Cohere,
     /// Google's OAuth token endpoint.
     Token,
 }
@@ -350,6 +356,10 @@ impl Dialect {
             Dialect::Token
         } else if vertex::route(path).is_some() {
             Dialect::Vertex
+        } else if ollama::serves(path) {
+            Dialect::Ollama
+        } else if cohere::serves(path) {
+            Dialect::Cohere
         } else if anthropic::serves(path) {
             Dialect::Anthropic
         } else if gemini::route(path).is_some() {
@@ -366,6 +376,8 @@ impl Dialect {
             Dialect::Gemini => "gemini",
             Dialect::Bedrock => "bedrock",
             Dialect::Vertex => "vertex",
+            Dialect::Ollama => "ollama",
+            Dialect::Cohere => "cohere",
             Dialect::Token => "google-oauth",
         }
     }
@@ -461,7 +473,12 @@ impl Call {
                     }
                 }),
             ),
-            Dialect::Anthropic | Dialect::OpenAi | Dialect::Token => (
+            Dialect::Ollama => (
+                owned(self.field("model").and_then(|m| m.as_str())),
+                self.path == "/api/chat" && ollama::streamed(self.json.as_ref()),
+                credential("authorization", self.header("authorization")),
+            ),
+            Dialect::Anthropic | Dialect::OpenAi | Dialect::Cohere | Dialect::Token => (
                 owned(self.field("model").and_then(|m| m.as_str())).or_else(|| {
                     let form = self.form.as_ref()?.as_ref().ok()?;
                     form.text("model").map(str::to_owned)
@@ -621,6 +638,8 @@ async fn handle(
         Dialect::Gemini => gemini::handle(&call),
         Dialect::Bedrock => bedrock::handle(&call, unix_now()),
         Dialect::Vertex => vertex::handle(&call),
+        Dialect::Ollama => ollama::handle(&call),
+        Dialect::Cohere => cohere::handle(&call),
         // Answered above.
         Dialect::Token => gemini::error(404, "mock: token endpoint"),
     })

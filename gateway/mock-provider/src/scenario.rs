@@ -3,7 +3,15 @@
 //!
 //! Keys for every dialect: `tag`, `status`, `ttfb_ms` (`latency_ms`), `chunk_delay_ms`,
 //! `first_event_ms`, `chunks`, `usage=off`, `cut_after`, `malformed`, `prompt_tokens`.
-//! OpenAI only: `cached_tokens` (part of `prompt_tokens`, as OpenAI reports it).
+//! OpenAI only: `cached_tokens` (part of `prompt_tokens`, as OpenAI reports it), and
+//! `cache_usage=deepseek|moonshot` to report them as DeepSeek does (`prompt_cache_hit_tokens`
+//! and `prompt_cache_miss_tokens`) or as Moonshot does (`cached_tokens` at the top of
+//! `usage`) instead of in `prompt_tokens_details` (`cache_usage=openai`, the default).
+//!
+//! Ollama (`/api/chat`, `/api/embed`, `/api/tags`) and Cohere (`/v2/chat`, `/v2/rerank`)
+//! take `status`, `chunks`, `usage=off`, `tool=NAME` (a whole `tool_calls` entry in Ollama,
+//! a `tool_plan` and a streamed call in Cohere), `thinking=on`, `cut_after`, `malformed`,
+//! `prompt_tokens` (Ollama's `prompt_eval_count`, Cohere's billed input tokens).
 //! - `tool=NAME`: the answer calls tool NAME with input `{"city":"Paris"}` instead of
 //!   answering text: an Anthropic `tool_use` block (streamed as `input_json_delta`
 //!   fragments, stop_reason `tool_use`), a Gemini `functionCall` part, an OpenAI chat
@@ -73,12 +81,25 @@ pub struct Scenario {
     pub cache_read: u64,
     /// Prompt tokens written to the cache (Anthropic).
     pub cache_creation: u64,
+    /// Where OpenAI-compatible answers report `cached_tokens` (`cache_usage=`).
+    pub cache_usage: CacheUsage,
     /// Lifetime in seconds of a token the token endpoint issues (`token_ttl=N`; default
     /// [`crate::DEFAULT_TOKEN_TTL_SECS`]).
     pub token_ttl: Option<u64>,
     /// Seconds a `verbose_json` transcription reports as the audio's `duration`
     /// (`duration=N`, default 3).
     pub duration_secs: u64,
+}
+
+/// The usage fields OpenAI-compatible answers carry cached prompt tokens in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheUsage {
+    /// `prompt_tokens_details.cached_tokens` (OpenAI, xAI, OpenRouter…).
+    OpenAi,
+    /// `prompt_cache_hit_tokens` + `prompt_cache_miss_tokens` (DeepSeek).
+    DeepSeek,
+    /// `cached_tokens` at the top of `usage` (Moonshot/Kimi).
+    Moonshot,
 }
 
 /// Tokens a thinking block or thought part counts.
@@ -117,6 +138,7 @@ impl Default for Scenario {
             cache_creation: 0,
             token_ttl: None,
             duration_secs: 3,
+            cache_usage: CacheUsage::OpenAi,
         }
     }
 }
@@ -150,6 +172,13 @@ impl Scenario {
                 "cache_creation" => s.cache_creation = num.unwrap_or(0),
                 "token_ttl" => s.token_ttl = num,
                 "duration" => s.duration_secs = num.unwrap_or(s.duration_secs),
+                "cache_usage" => {
+                    s.cache_usage = match v {
+                        "deepseek" => CacheUsage::DeepSeek,
+                        "moonshot" | "kimi" => CacheUsage::Moonshot,
+                        _ => CacheUsage::OpenAi,
+                    }
+                }
                 _ => {}
             }
         }
@@ -217,6 +246,15 @@ mod tests {
         assert!(s.thinking);
         assert_eq!((s.cache_read, s.cache_creation), (30, 5));
         assert_eq!(s.thinking_tokens(), THINKING_TOKENS);
+        assert_eq!(s.cache_usage, CacheUsage::OpenAi);
+        assert_eq!(
+            Scenario::parse("cache_usage=deepseek").cache_usage,
+            CacheUsage::DeepSeek
+        );
+        assert_eq!(
+            Scenario::parse("cache_usage=moonshot").cache_usage,
+            CacheUsage::Moonshot
+        );
         let plain = Scenario::parse("tool=,thinking=off");
         assert_eq!((plain.tool, plain.thinking), (None, false));
         let input: serde_json::Value = serde_json::from_str(&TOOL_INPUT_PIECES.concat()).unwrap();

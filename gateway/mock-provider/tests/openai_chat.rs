@@ -98,3 +98,53 @@ async fn echoes_images_and_pairs_tool_results() {
             .ends_with("did not have response messages: call_1")
     );
 }
+
+#[tokio::test]
+async fn reports_cached_tokens_in_each_providers_shape() {
+    let m = mock().await;
+    let usage = |a: &Answer| a.json()["usage"].clone();
+    let a = chat(&m.url(), &hello(), "prompt_tokens=100,cached_tokens=64").await;
+    assert_eq!(usage(&a)["prompt_tokens_details"]["cached_tokens"], 64);
+    let a = chat(
+        &m.url(),
+        &hello(),
+        "prompt_tokens=100,cached_tokens=64,cache_usage=deepseek",
+    )
+    .await;
+    let u = usage(&a);
+    assert_eq!(
+        (
+            &u["prompt_cache_hit_tokens"],
+            &u["prompt_cache_miss_tokens"],
+            &u["prompt_tokens"]
+        ),
+        (&json!(64), &json!(36), &json!(100))
+    );
+    assert!(u.get("prompt_tokens_details").is_none());
+    let a = chat(
+        &m.url(),
+        &hello(),
+        "prompt_tokens=100,cached_tokens=64,cache_usage=moonshot",
+    )
+    .await;
+    assert_eq!(usage(&a)["cached_tokens"], 64);
+    // Streams carry the same usage in their last chunk.
+    let mut body = hello();
+    body["stream"] = json!(true);
+    body["stream_options"] = json!({"include_usage": true});
+    let a = chat(
+        &m.url(),
+        &body,
+        "prompt_tokens=100,cached_tokens=64,cache_usage=deepseek",
+    )
+    .await;
+    let last: Value = a
+        .body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter(|d| d.contains("\"usage\""))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .next_back()
+        .unwrap();
+    assert_eq!(last["usage"]["prompt_cache_hit_tokens"], 64);
+}

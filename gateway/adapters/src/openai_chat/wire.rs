@@ -41,8 +41,9 @@ pub(crate) fn usage_json(u: &Usage) -> Value {
 }
 
 /// Reads `holder.usage` (an answer, a chunk or, for Moonshot, a choice). Cached prompt
-/// tokens come from `prompt_tokens_details.cached_tokens` or DeepSeek's
-/// `prompt_cache_hit_tokens`; when `completion_tokens` is missing it is `total - prompt`.
+/// tokens are [`crate::openai::usage_of`]'s (OpenAI's `prompt_tokens_details`, DeepSeek's
+/// `prompt_cache_hit_tokens`, Moonshot's `cached_tokens`); when `completion_tokens` is
+/// missing it is `total - prompt`.
 pub(crate) fn usage_of(holder: &Value) -> Option<Usage> {
     let base = crate::openai::usage_of(holder)?;
     let u = holder.get("usage")?;
@@ -51,11 +52,6 @@ pub(crate) fn usage_of(holder: &Value) -> Option<Usage> {
         (None, Some(total)) => total.saturating_sub(base.prompt_tokens).max(0),
         _ => base.completion_tokens,
     };
-    let cache_read = if base.cached_tokens > 0 {
-        base.cached_tokens
-    } else {
-        int(u.get("prompt_cache_hit_tokens")).unwrap_or(0)
-    };
     let reasoning = int(u
         .get("completion_tokens_details")
         .and_then(|d| d.get("reasoning_tokens")))
@@ -63,7 +59,7 @@ pub(crate) fn usage_of(holder: &Value) -> Option<Usage> {
     Some(Usage {
         input_tokens: base.prompt_tokens,
         output_tokens: output,
-        cache_read_tokens: cache_read,
+        cache_read_tokens: base.cached_tokens,
         cache_creation_tokens: 0,
         reasoning_tokens: reasoning,
     })
