@@ -149,12 +149,8 @@ fn vertex_channel(
     c
 }
 
-fn usage_of(gw: &Gw, request_id: &str) -> (i64, i64) {
-    let r = gw
-        .records()
-        .into_iter()
-        .find(|r| r.request_id == request_id)
-        .expect("a usage record");
+async fn usage_of(gw: &Gw, request_id: &str) -> (i64, i64) {
+    let r = gw.record(request_id).await;
     (r.prompt_tokens, r.completion_tokens)
 }
 
@@ -193,7 +189,7 @@ async fn bedrock_serves_claude_through_invoke_and_others_through_converse() {
         last_seen(&m).path,
         "/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/invoke-with-response-stream"
     );
-    let (prompt, completion) = usage_of(&gw, &reply.request_id());
+    let (prompt, completion) = usage_of(&gw, &reply.request_id()).await;
     assert!(prompt > 0 && completion > 0, "{prompt} {completion}");
 
     // A Claude client passes through (the body loses `model`, gains Bedrock's version).
