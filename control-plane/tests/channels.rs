@@ -92,19 +92,19 @@ async fn create_validate_and_keep_keys_secret(app: &TestApp) {
         !list.body.to_string().contains("sk-upstream-secret-1"),
         "keys never in lists"
     );
-    let mut aws = channel("aws");
-    aws["type"] = json!(33);
-    aws["key"] = json!("ak|sk|us-east-1");
-    let aws_id = create(app, &root, aws).await[0];
+    let mut xunfei = channel("xunfei");
+    xunfei["type"] = json!(18);
+    xunfei["key"] = json!("app|secret|key");
+    let xunfei_id = create(app, &root, xunfei).await[0];
     let got = app
-        .get(&format!("/api/channel/{aws_id}"))
+        .get(&format!("/api/channel/{xunfei_id}"))
         .signed_in(&root)
         .send()
         .await;
     assert_eq!(
         got.data()["served"],
         json!(false),
-        "the gateway has no adapter for AWS"
+        "the gateway has no adapter for Xunfei's WebSocket API"
     );
     let list = app.get("/api/channel/").signed_in(&root).send().await;
     let served: Vec<(&str, bool)> = list.data()["items"]
@@ -113,7 +113,7 @@ async fn create_validate_and_keep_keys_secret(app: &TestApp) {
         .iter()
         .map(|c| (c["name"].as_str().unwrap(), c["served"].as_bool().unwrap()))
         .collect();
-    assert!(served.contains(&("main", true)) && served.contains(&("aws", false)));
+    assert!(served.contains(&("main", true)) && served.contains(&("xunfei", false)));
     let stored: String = sqlx::query_scalar("SELECT key_enc FROM channels WHERE id = $1")
         .bind(id)
         .fetch_one(&app.db().pool)

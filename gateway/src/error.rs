@@ -34,6 +34,9 @@ pub enum RequestError {
     /// The prompt contains sensitive words (what was found, at most five).
     #[error("sensitive words detected: {}", .0.join(", "))]
     SensitiveWords(Vec<String>),
+    /// A channel's `return_error` override rule refused the request.
+    #[error("{message}")]
+    RefusedByRule { status: u16, message: String },
 }
 
 /// Token and user checks.
@@ -260,6 +263,7 @@ impl GatewayError {
                 RequestError::NotFound { .. } | RequestError::UnknownModel(_) => 404,
                 RequestError::BodyTooLarge { .. } => 413,
                 RequestError::UnsupportedEncoding(_) => 415,
+                RequestError::RefusedByRule { status, .. } => *status,
                 _ => 400,
             },
             GatewayError::Auth(e) => match e {
@@ -308,6 +312,7 @@ impl GatewayError {
                 RequestError::UnsupportedEncoding(_) => "unsupported_content_encoding",
                 RequestError::UnknownModel(_) => "model_not_found",
                 RequestError::SensitiveWords(_) => "sensitive_words_detected",
+                RequestError::RefusedByRule { .. } => "override_return_error",
             },
             GatewayError::Auth(e) => match e {
                 AuthError::NoToken => "token_not_provided",

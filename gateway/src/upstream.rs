@@ -10,7 +10,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response};
+use http::{HeaderMap, HeaderValue, Method, Request, Response};
 use hyper::body::{Body, Frame, Incoming, SizeHint};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
@@ -21,6 +21,7 @@ use hyper_util::rt::TokioExecutor;
 use crate::config::{ChannelEntry, KeyChoice};
 use crate::error::UpstreamError;
 use adapters::provider::AuthStyle;
+use adapters::shaping::{HeaderContext, HeaderEdits};
 
 type Pooled<C> = Client<HttpsConnector<C>, Chunks>;
 
@@ -287,7 +288,8 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 }
 
 /// Builds the POST for a channel: auth in the protocol's header, JSON content type, no
-/// compression, `extra` headers (protocol version headers), then the channel's own headers.
+/// compression, `extra` headers (protocol version headers). The channel's own header rules
+/// come after, with [`apply_header_rules`].
 pub fn build_request(
     channel: &ChannelEntry,
     key: KeyChoice,
@@ -329,12 +331,6 @@ pub fn build_request(
             HeaderValue::from_str(&channel.organization).map_err(|_| bad("organization"))?,
         );
     }
-    for (k, v) in &channel.headers {
-        let name = HeaderName::from_bytes(k.as_bytes()).map_err(|_| bad("header name"))?;
-        let value =
-            HeaderValue::from_str(&v.replace("{api_key}", key)).map_err(|_| bad("header value"))?;
-        headers.insert(name, value);
-    }
     let mut req = Request::builder()
         .method(Method::POST)
         .uri(url)
@@ -342,4 +338,33 @@ pub fn build_request(
         .map_err(|_| bad("base URL"))?;
     *req.headers_mut() = headers;
     Ok(req)
+}
+
+/// Applies the channel's header override (values with `{api_key}` and `{client_header:…}`,
+/// pass-through rules) and a param override's header edits to an upstream request, after the
+/// relay's own headers. A channel whose rules cannot be read, or whose values cannot be built
+/// for this request, fails the attempt (another channel may serve it).
+pub fn apply_header_rules(
+    request: &mut Request<Chunks>,
+    channel: &ChannelEntry,
+    key: KeyChoice,
+    edits: &HeaderEdits,
+    client_headers: Option<&HeaderMap>,
+) -> Result<(), UpstreamError> {
+    let shaping = channel
+        .shaping
+        .as_ref()
+        .map_err(|e| UpstreamError::Build(format!("channel {}: {e}", channel.id)))?;
+    if !shaping.has_header_override() && edits.is_empty() {
+        return Ok(());
+    }
+    let ctx = HeaderContext {
+        api_key: &channel.keys.secret(key.slot).0,
+        client_headers,
+    };
+    let headers = shaping
+        .upstream_headers(edits, &ctx)
+        .map_err(|e| UpstreamError::Build(format!("channel {}: {e}", channel.id)))?;
+    headers.apply_to(request.headers_mut());
+    Ok(())
 }

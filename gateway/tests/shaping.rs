@@ -160,3 +160,150 @@ async fn a_channel_proxy_carries_its_calls_and_a_dead_one_fails_over() {
         (0, 0, 1)
     );
 }
+
+/// The body and headers the mock received for the last request of `tag` (`record=1`).
+fn received(
+    m: &mock_provider::MockHandle,
+    tag: &str,
+) -> (Value, std::collections::BTreeMap<String, String>) {
+    let r = seen(m, tag).pop().expect("a request of the tag");
+    (
+        r.body.expect("recorded body"),
+        r.headers.expect("recorded headers"),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn param_and_header_overrides_and_the_system_prompt_reach_the_upstream() {
+    let m = mock().await;
+    let mut c = channel(1, &m.scenario_url("tag=o,record=1"), &["gpt-4o"], 0, 1);
+    c["param_override"] = json!(
+        json!({
+            "operations": [
+                {"path": "temperature", "mode": "set", "value": 0.2},
+                {"path": "metadata.team", "mode": "set", "value": "blue"},
+                {"path": "user", "mode": "delete"}
+            ]
+        })
+        .to_string()
+    );
+    c["header_override"] = json!(
+        json!({
+            "X-Channel-Key": "k={api_key}",
+            "X-Trace": "{client_header:X-Request-Trace}"
+        })
+        .to_string()
+    );
+    c["setting"] = json!(json!({"system_prompt": "Answer in French."}).to_string());
+    let gw = Gw::start(snap(vec![c])).await;
+    let body = json!({"model": "gpt-4o", "user": "u-1", "temperature": 1.5,
+                      "messages": [{"role": "user", "content": "hello"}]});
+    let reply = send(
+        "POST",
+        &gw.url("/v1/chat/completions"),
+        &[
+            ("authorization", "Bearer sk-alice"),
+            ("content-type", "application/json"),
+            ("x-request-trace", "trace-42"),
+        ],
+        bytes::Bytes::from(body.to_string()),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let (body, headers) = received(&m, "o");
+    assert_eq!(body["temperature"], 0.2);
+    assert_eq!(body["metadata"]["team"], "blue");
+    assert!(body.get("user").is_none(), "{body}");
+    assert_eq!(
+        body["messages"][0],
+        json!({"role": "system", "content": "Answer in French."})
+    );
+    assert_eq!(body["messages"][1]["content"], "hello");
+    assert_eq!(headers["x-channel-key"], "k=sk-upstream-1");
+    assert_eq!(headers["x-trace"], "trace-42");
+
+    // Converted requests are shaped in the channel's dialect: Anthropic's `system`.
+    let mut claude = channel(2, &m.scenario_url("tag=c,record=1"), &["claude-x"], 0, 1);
+    claude["type"] = json!(14);
+    claude["setting"] = json!(json!({"system_prompt": "Be brief."}).to_string());
+    claude["param_override"] = json!(json!({"top_k": 5}).to_string());
+    let mut s = snap(vec![claude]);
+    s["pricing"]["model_ratio"]["claude-x"] = json!(1.0);
+    let gw = Gw::start(s).await;
+    let reply = gw.chat("alice", chat_body("claude-x", false)).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let (body, _) = received(&m, "c");
+    assert_eq!(body["top_k"], 5);
+    let system = body["system"].to_string();
+    assert!(system.contains("Be brief."), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reasoning_models_get_their_fixes_and_effort_suffixes() {
+    let m = mock().await;
+    let c = channel(
+        1,
+        &m.scenario_url("tag=r,record=1"),
+        &["o3-mini", "o3-mini-high"],
+        0,
+        1,
+    );
+    let mut s = snap(vec![c]);
+    s["pricing"]["model_ratio"]["o3-mini-high"] = json!(1.0);
+    let gw = Gw::start(s).await;
+    let body = json!({"model": "o3-mini-high", "max_tokens": 100, "temperature": 0.5,
+                      "messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": "hi"}]});
+    let reply = gw.chat("alice", body).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let (body, _) = received(&m, "r");
+    assert_eq!(body["model"], "o3-mini");
+    assert_eq!(body["reasoning_effort"], "high");
+    assert_eq!(body["max_completion_tokens"], 100);
+    assert!(
+        body.get("max_tokens").is_none() && body.get("temperature").is_none(),
+        "{body}"
+    );
+    assert_eq!(body["messages"][0]["role"], "developer");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_that_cannot_apply_fail_over_and_return_error_refuses() {
+    let m = mock().await;
+    // A rule that fails for this request (a move from a missing path) and a rule text that
+    // cannot be read: both channels fail their attempt; the plain one answers.
+    let mut failing = channel(1, &m.scenario_url("tag=failing"), &["gpt-4o"], 20, 1);
+    failing["param_override"] = json!(
+        json!({"operations": [
+            {"mode": "move", "from": "nope.missing", "to": "x"}
+        ]})
+        .to_string()
+    );
+    let mut unreadable = channel(2, &m.scenario_url("tag=unreadable"), &["gpt-4o"], 10, 1);
+    unreadable["param_override"] = json!("{not json");
+    let plain = channel(3, &m.scenario_url("tag=plain"), &["gpt-4o"], 0, 1);
+    let gw = Gw::start(snap(vec![failing, unreadable, plain])).await;
+    for _ in 0..3 {
+        let reply = gw.chat("alice", chat_body("gpt-4o", false)).await;
+        assert_eq!(reply.status, 200, "{}", reply.text());
+    }
+    assert_eq!(
+        (m.calls("failing"), m.calls("unreadable"), m.calls("plain")),
+        (0, 0, 3)
+    );
+
+    // return_error answers the client with the rule's status and message; nothing upstream.
+    let mut refusing = channel(1, &m.scenario_url("tag=refusing"), &["gpt-4o"], 0, 1);
+    refusing["param_override"] = json!(json!({"operations": [
+        {"mode": "return_error", "value": {"message": "this model is closed today", "status_code": 403},
+         "conditions": [{"path": "model", "mode": "full", "value": "gpt-4o"}]}
+    ]}).to_string());
+    let gw = Gw::start(snap(vec![refusing])).await;
+    let reply = gw.chat("alice", chat_body("gpt-4o", false)).await;
+    assert_eq!(reply.status, 403, "{}", reply.text());
+    assert!(
+        reply.text().contains("this model is closed today"),
+        "{}",
+        reply.text()
+    );
+    assert_eq!(m.calls("refusing"), 0);
+}

@@ -93,6 +93,10 @@ pub struct SeenRequest {
     pub include_usage: Option<bool>,
     /// W3C `traceparent` header (the caller's trace context).
     pub traceparent: Option<String>,
+    /// The JSON body, with the `record=1` scenario only.
+    pub body: Option<serde_json::Value>,
+    /// Every header (names lower-case; values of visible ASCII), with `record=1` only.
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
     /// The `Content-Type` header.
     pub content_type: Option<String>,
     /// A multipart upload's `file` part (or first `image` part): its length and lower-case
@@ -522,6 +526,13 @@ impl Call {
             anthropic_version,
             anthropic_beta: owned(self.header("anthropic-beta")),
             traceparent: owned(self.header("traceparent")),
+            body: self.scenario.record.then(|| self.json.clone()).flatten(),
+            headers: self.scenario.record.then(|| {
+                self.headers
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.as_str().to_owned(), v.to_str().ok()?.to_owned())))
+                    .collect()
+            }),
             stream,
             include_usage: self
                 .field("stream_options")

@@ -89,6 +89,9 @@ pub struct Scenario {
     /// Seconds a `verbose_json` transcription reports as the audio's `duration`
     /// (`duration=N`, default 3).
     pub duration_secs: u64,
+    /// Keep each request's JSON body and chosen headers in the stats (`record=1`): off by
+    /// default, so benchmarks do not pay for it.
+    pub record: bool,
 }
 
 /// The usage fields OpenAI-compatible answers carry cached prompt tokens in.
@@ -138,6 +141,7 @@ impl Default for Scenario {
             cache_creation: 0,
             token_ttl: None,
             duration_secs: 3,
+            record: false,
             cache_usage: CacheUsage::OpenAi,
         }
     }
@@ -172,6 +176,7 @@ impl Scenario {
                 "cache_creation" => s.cache_creation = num.unwrap_or(0),
                 "token_ttl" => s.token_ttl = num,
                 "duration" => s.duration_secs = num.unwrap_or(s.duration_secs),
+                "record" => s.record = v == "1" || v == "true",
                 "cache_usage" => {
                     s.cache_usage = match v {
                         "deepseek" => CacheUsage::DeepSeek,

@@ -13,6 +13,7 @@ use super::ConfigError;
 use super::channel_setting::ChannelSetting;
 use super::keys::{ChannelKeys, KeyMode};
 use adapters::provider::{self, ProviderSpec};
+use adapters::shaping::{ChannelShaping, HeaderOverride, ShapingError, ShapingSource};
 
 /// A token, with its remaining quota as a live atomic balance.
 #[derive(Debug)]
@@ -88,7 +89,6 @@ pub struct ChannelEntry {
     pub weight: u32,
     pub model_mapping: HashMap<String, String>,
     pub status_code_mapping: HashMap<u16, u16>,
-    pub headers: Vec<(String, String)>,
     pub organization: String,
     /// Requests in flight to this channel across the fleet (0: no limit).
     pub max_concurrency: u32,
@@ -99,6 +99,9 @@ pub struct ChannelEntry {
     pub model_prefix: String,
     /// Requests whose prompt estimate is larger fail over (0: no limit).
     pub max_input_tokens: i64,
+    /// Param and header override, system prompt, field policy; a channel whose rules cannot
+    /// be read keeps the error, and each attempt on it fails over.
+    pub shaping: Result<Arc<ChannelShaping>, ShapingError>,
 }
 
 impl ChannelEntry {
@@ -415,12 +418,10 @@ fn channel(c: &pb::Channel) -> Result<Option<ChannelEntry>, ConfigError> {
         };
         status_code_mapping.insert(parse(from)?, parse(to)?);
     }
-    let mut headers: Vec<(String, String)> = c
-        .headers
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    headers.sort();
+    let shaping = shaping(c).map(Arc::new);
+    if let Err(e) = &shaping {
+        tracing::warn!(channel_id = c.id, code = e.code(), error = %e, "channel shaping rules cannot be used: its requests fail over");
+    }
     Ok(Some(ChannelEntry {
         id: c.id,
         name: c.name.clone(),
@@ -437,14 +438,34 @@ fn channel(c: &pb::Channel) -> Result<Option<ChannelEntry>, ConfigError> {
         weight: c.weight,
         model_mapping: c.model_mapping.clone(),
         status_code_mapping,
-        headers,
         organization: c.openai_organization.clone(),
         max_concurrency: u32::try_from(c.max_concurrency.max(0)).unwrap_or(u32::MAX),
         other: c.other.clone(),
         setting: ChannelSetting::parse(&c.setting),
         model_prefix: c.model_prefix.trim().to_owned(),
         max_input_tokens: c.max_input_tokens.max(0),
+        shaping,
     }))
+}
+
+/// The channel's shaping rules: its `header_override` text, or (snapshots and config files
+/// that carry only the header map) the map.
+fn shaping(c: &pb::Channel) -> Result<ChannelShaping, ShapingError> {
+    let rules = ChannelShaping::parse(&ShapingSource {
+        param_override: &c.param_override,
+        header_override: &c.header_override,
+        settings: &c.setting,
+    })?;
+    if !c.header_override.trim().is_empty() || c.headers.is_empty() {
+        return Ok(rules);
+    }
+    let mut pairs: Vec<(&str, &str)> = c
+        .headers
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    pairs.sort_unstable();
+    Ok(rules.with_header_override(HeaderOverride::from_pairs(pairs)?))
 }
 
 impl Snapshot {
@@ -603,7 +624,7 @@ mod tests {
                 {"id": 1, "type": 1, "models": ["m"], "priority": 0, "status": 1},
                 {"id": 2, "type": 1, "models": ["m"], "priority": 5, "status": 1, "groups": ["default", "vip"]},
                 {"id": 3, "type": 1, "models": ["m"], "priority": 5, "status": 2},
-                {"id": 4, "type": 33, "models": ["m"], "status": 1}
+                {"id": 4, "type": 15, "models": ["m"], "status": 1}
             ]
         }))
         .unwrap();

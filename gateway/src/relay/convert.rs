@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::cloud::{self, Framing};
 use super::job::{self, DialectJob, EmbedJob, Job};
 use super::post::{self, AttemptError, Outcome};
-use super::{Relay, Trace, shape, sse};
+use super::{Relay, Trace, overrides, shape, sse};
 use crate::billing::StreamBudget;
 use crate::config::{ChannelEntry, Snapshot};
 use crate::error::{GatewayError, UpstreamError};
@@ -21,6 +21,7 @@ use adapters::convert::stream::ClientStream;
 use adapters::convert::{self, Dialect, EncodeOptions, Transcoder};
 use adapters::openai::{Endpoint, ParsedRequest, Usage};
 use adapters::provider::{self, GeminiMethod, Protocol};
+use adapters::shaping::{BodyDialect, HeaderEdits};
 use adapters::{gemini, ir, tokens};
 
 fn gateway(e: impl Into<GatewayError>) -> AttemptError {
@@ -176,6 +177,54 @@ fn openai_outgoing(
     converted(channel, protocol, snap, ir, upstream_model)
 }
 
+/// The channel's body rules on `out` (unless the request passes through as the client's
+/// bytes); the header edits they ask for.
+fn apply_rules(
+    session: &Session,
+    snap: &Snapshot,
+    trace: &mut Trace,
+    channel: &ChannelEntry,
+    job: &Job,
+    protocol: Protocol,
+    out: &mut Outgoing,
+) -> Result<HeaderEdits, AttemptError> {
+    let pass_through = snap.options.pass_through_request || channel.setting.pass_through_body;
+    if pass_through && out.passthrough {
+        return Ok(HeaderEdits::default());
+    }
+    let responses = matches!(job, Job::Dialect(d) if d.dialect == Dialect::Responses);
+    let dialect = match (job, protocol) {
+        (Job::GeminiEmbed(_), _) => BodyDialect::Other,
+        (Job::OpenAi(p), _) if p.endpoint != Endpoint::ChatCompletions => BodyDialect::Other,
+        (_, Protocol::OpenAi) if responses && out.passthrough => BodyDialect::OpenAiResponses,
+        (_, Protocol::OpenAi) => BodyDialect::OpenAiChat,
+        (_, Protocol::Anthropic) => BodyDialect::Anthropic,
+        (_, Protocol::Gemini) => BodyDialect::Gemini,
+        (_, Protocol::Converse) => BodyDialect::Other,
+    };
+    let target = overrides::Outgoing {
+        dialect,
+        original_model: job.model(),
+        upstream_model: &out.model,
+        body: std::slice::from_ref(&out.body),
+        probe: &out.body,
+    };
+    let Some(shaped) = overrides::shape(session, trace, channel, target)? else {
+        return Ok(HeaderEdits::default());
+    };
+    out.body = shaped.body;
+    if let Some(model) = shaped.upstream_model {
+        out.url = if dialect == BodyDialect::OpenAiResponses {
+            provider::upstream_url(&channel.site(), "/v1/responses", &model)
+        } else {
+            provider::chat_url(&channel.site(), &model, job.stream())
+        };
+        trace.upstream_model = model.clone();
+        out.model = model;
+    }
+    Ok(shaped.header_edits)
+}
+
 /// One attempt of `job` on `channel`.
 pub async fn attempt(
     r: &Relay,
@@ -190,11 +239,12 @@ pub async fn attempt(
     let upstream_model = routing::map_model(channel, job.model()).map_err(gateway)?;
     trace.upstream_model = upstream_model.clone();
     let protocol = channel.spec.protocol_for(&upstream_model);
-    let out = match job {
+    let mut out = match job {
         Job::Dialect(d) => dialect_outgoing(channel, protocol, snap, d, &upstream_model)?,
         Job::GeminiEmbed(e) => embed_outgoing(channel, protocol, e, &upstream_model)?,
         Job::OpenAi(p) => openai_outgoing(channel, protocol, snap, p, &upstream_model)?,
     };
+    let header_edits = apply_rules(session, snap, trace, channel, job, protocol, &mut out)?;
     let anthropic = match job {
         Job::Dialect(d) => Some(&d.anthropic),
         _ => None,
@@ -221,6 +271,14 @@ pub async fn attempt(
         (out.url, out.body, Vec::new(), Framing::Sse)
     };
     let mut request = upstream::build_request(channel, trace.key, &url, body, stream, &extra)?;
+    let client = &session.req_header().headers;
+    upstream::apply_header_rules(
+        &mut request,
+        channel,
+        trace.key,
+        &header_edits,
+        Some(client),
+    )?;
     for (name, value) in cloud_headers {
         let value = http::HeaderValue::from_str(&value)
             .map_err(|_| UpstreamError::Build(format!("channel {}: invalid {name}", channel.id)))?;

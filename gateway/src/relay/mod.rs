@@ -13,6 +13,7 @@ mod dialect;
 mod forward;
 mod job;
 mod media;
+mod overrides;
 mod post;
 mod record;
 mod respond;

@@ -12,7 +12,7 @@ use pingora::proxy::Session;
 
 use super::dialect::Call;
 use super::job::Job;
-use super::{Failure, Relay, Trace, body, convert, respond, sse};
+use super::{Failure, Relay, Trace, body, convert, overrides, respond, sse};
 use crate::billing::{self, StreamBudget};
 use crate::config::{ChannelEntry, Options, Snapshot};
 use crate::edge;
@@ -23,6 +23,7 @@ use crate::upstream;
 use adapters::openai::{self, ParsedRequest, Usage};
 use adapters::provider::{self, Protocol};
 use adapters::raw_json;
+use adapters::shaping::{BodyDialect, HeaderEdits};
 use adapters::stream::StreamRelay;
 
 /// Largest upstream answer read whole (non-stream JSON or an error body).
@@ -535,18 +536,47 @@ async fn attempt(
     let upstream_model =
         routing::map_model(channel, &parsed.model).map_err(|e| AttemptError::Gateway(e.into()))?;
     trace.upstream_model = upstream_model.clone();
-    let url = provider::upstream_url(&channel.site(), parsed.endpoint.path(), &upstream_model);
+    let mut url = provider::upstream_url(&channel.site(), parsed.endpoint.path(), &upstream_model);
     let force_usage = opts.force_stream_usage && channel.spec.stream_usage;
     // Slices of the client's bytes around a replaced model: no copy of the body. Passed
     // through, the client's bytes as they are (a stream without usage is counted locally).
-    let body = if opts.pass_through_request {
+    let pass_through = opts.pass_through_request || channel.setting.pass_through_body;
+    let mut body = if pass_through {
         vec![parsed.raw().clone()]
     } else {
         parsed
             .upstream_chunks(&upstream_model, force_usage)
             .map_err(|e| AttemptError::Gateway(e.into()))?
     };
-    let request = upstream::build_request(channel, trace.key, &url, body, parsed.stream, &[])?;
+    let mut header_edits = HeaderEdits::default();
+    let dialect = match parsed.endpoint {
+        openai::Endpoint::ChatCompletions => BodyDialect::OpenAiChat,
+        _ => BodyDialect::Other,
+    };
+    let out = overrides::Outgoing {
+        dialect,
+        original_model: &parsed.model,
+        upstream_model: &upstream_model,
+        body: &body,
+        probe: parsed.raw(),
+    };
+    if !pass_through && let Some(shaped) = overrides::shape(session, trace, channel, out)? {
+        if let Some(model) = shaped.upstream_model {
+            url = provider::upstream_url(&channel.site(), parsed.endpoint.path(), &model);
+            trace.upstream_model = model;
+        }
+        body = vec![shaped.body];
+        header_edits = shaped.header_edits;
+    }
+    let mut request = upstream::build_request(channel, trace.key, &url, body, parsed.stream, &[])?;
+    let client = &session.req_header().headers;
+    upstream::apply_header_rules(
+        &mut request,
+        channel,
+        trace.key,
+        &header_edits,
+        Some(client),
+    )?;
     let mut answer = send(r, session, opts, request, trace).await?;
     if parsed.stream && answer.is_sse {
         let relay = StreamRelay::new(

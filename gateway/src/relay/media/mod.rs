@@ -18,7 +18,7 @@ use bytes::Bytes;
 use pingora::proxy::Session;
 
 use super::post::{self, AttemptError, Outcome};
-use super::{Failure, Relay, Trace, body, respond};
+use super::{Failure, Relay, Trace, body, overrides, respond};
 use crate::billing;
 use crate::config::{ChannelEntry, Snapshot};
 use crate::edge;
@@ -27,6 +27,7 @@ use crate::limits;
 use crate::routing;
 use crate::upstream;
 use adapters::provider::{self, Protocol};
+use adapters::shaping::{BodyDialect, HeaderEdits};
 use price::Measure;
 use request::MediaJob;
 
@@ -466,15 +467,39 @@ async fn attempt(
         routing::map_model(channel, &job.model).map_err(|e| AttemptError::Gateway(e.into()))?;
     trace.upstream_model = upstream_model.clone();
     let url = provider::upstream_url(&channel.site(), job.kind.path(), &upstream_model);
-    let (chunks, content_type) = job
+    let (mut chunks, content_type) = job
         .upstream_body(&upstream_model)
         .map_err(|e| AttemptError::Gateway(e.into()))?;
+    // JSON bodies take the channel's param override (multipart uploads go as they came).
+    let mut header_edits = HeaderEdits::default();
+    let pass_through = opts.pass_through_request || channel.setting.pass_through_body;
+    if !pass_through && content_type.starts_with("application/json") {
+        let out = overrides::Outgoing {
+            dialect: BodyDialect::Other,
+            original_model: &job.model,
+            upstream_model: &upstream_model,
+            body: &chunks,
+            probe: &[],
+        };
+        if let Some(shaped) = overrides::shape(session, trace, channel, out)? {
+            chunks = vec![shaped.body];
+            header_edits = shaped.header_edits;
+        }
+    }
     let mut request = upstream::build_request(channel, trace.key, &url, chunks, false, &[])?;
     let bad = |_| UpstreamError::Build("invalid content type".to_owned());
     request.headers_mut().insert(
         http::header::CONTENT_TYPE,
         http::HeaderValue::from_str(&content_type).map_err(bad)?,
     );
+    let client = &session.req_header().headers;
+    upstream::apply_header_rules(
+        &mut request,
+        channel,
+        trace.key,
+        &header_edits,
+        Some(client),
+    )?;
     if job.kind == MediaKind::Speech {
         request
             .headers_mut()
