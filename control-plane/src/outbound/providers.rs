@@ -77,7 +77,11 @@ fn authorized(
     let request = request.header(name, value);
     let request = match spec.protocol {
         Protocol::Anthropic => request.header("anthropic-version", provider::ANTHROPIC_VERSION),
-        Protocol::OpenAi | Protocol::Gemini | Protocol::Converse => request,
+        Protocol::OpenAi
+        | Protocol::Gemini
+        | Protocol::Converse
+        | Protocol::Ollama
+        | Protocol::Cohere => request,
     };
     if upstream.organization.is_empty() || spec.protocol != Protocol::OpenAi {
         request
@@ -163,6 +167,9 @@ pub async fn fetch_models(
     let (path, list_key, id_key) = match spec.protocol {
         Protocol::Gemini => ("/v1beta/models", "models", "name"),
         Protocol::OpenAi | Protocol::Anthropic => ("/v1/models", "data", "id"),
+        // Ollama lists its local models at /api/tags; Cohere at /v1/models.
+        Protocol::Ollama => (adapters::ollama::TAGS_PATH, "models", "name"),
+        Protocol::Cohere => ("/v1/models", "models", "name"),
         Protocol::Converse => return Err(ProviderError::Unsupported(upstream.channel_type)),
     };
     let site = upstream.site(spec);

@@ -64,7 +64,9 @@ pub fn bedrock_request(
         ),
         (Protocol::Converse, true) => (Action::ConverseStream, body, StreamKind::Converse),
         (Protocol::Converse, false) => (Action::Converse, body, StreamKind::Converse),
-        (Protocol::OpenAi | Protocol::Gemini, _) => return Err(unsupported("this call")),
+        (Protocol::OpenAi | Protocol::Gemini | Protocol::Ollama | Protocol::Cohere, _) => {
+            return Err(unsupported("this call"));
+        }
     };
     let base = bedrock::runtime_base(&key.region, base_url);
     let url = bedrock::model_url(&base, &bedrock::resolve_model(model, &key.region), action);
@@ -109,7 +111,9 @@ pub fn vertex_request(
     let body = match protocol {
         Protocol::Anthropic => Bytes::from(vertex::claude_body(&body)?),
         Protocol::Gemini => body,
-        Protocol::OpenAi | Protocol::Converse => return Err(unsupported("this call")),
+        Protocol::OpenAi | Protocol::Converse | Protocol::Ollama | Protocol::Cohere => {
+            return Err(unsupported("this call"));
+        }
     };
     let (url, auth) = match key {
         VertexKey::ServiceAccount(sa) => {

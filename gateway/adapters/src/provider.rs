@@ -12,6 +12,10 @@ pub enum Protocol {
     Gemini,
     /// AWS Bedrock's Converse API (`/model/{id}/converse`), for models other than Claude.
     Converse,
+    /// Ollama's native API (`/api/chat`, NDJSON streams; `/api/embed`).
+    Ollama,
+    /// Cohere's v2 Chat API (`/v2/chat`).
+    Cohere,
 }
 
 /// How the channel key is sent.
@@ -123,6 +127,10 @@ pub const PROVIDERS: &[ProviderSpec] = &[
         url: UrlStyle::Azure,
         ..openai_compatible(3, "Azure", "")
     },
+    ProviderSpec {
+        protocol: Protocol::Ollama,
+        ..openai_compatible(4, "Ollama", "http://localhost:11434")
+    },
     openai_compatible(6, "OpenAIMax", "https://api.openaimax.com"),
     openai_compatible(7, "OhMyGPT", "https://api.ohmygpt.com"),
     ProviderSpec {
@@ -159,6 +167,10 @@ pub const PROVIDERS: &[ProviderSpec] = &[
     },
     openai_compatible(25, "Moonshot", "https://api.moonshot.cn"),
     openai_compatible(31, "LingYiWanWu", "https://api.lingyiwanwu.com"),
+    ProviderSpec {
+        protocol: Protocol::Cohere,
+        ..openai_compatible(34, "Cohere", "https://api.cohere.com")
+    },
     ProviderSpec {
         channel_type: 33,
         name: "AWS",
@@ -343,6 +355,8 @@ pub fn chat_url(site: &Site<'_>, model: &str, stream: bool) -> String {
         // Built with `bedrock::model_url` from the key's region (see `upstream_url`).
         Protocol::Converse => format!("{}/model/{}/converse", site.base(), path_segment(model)),
         Protocol::Anthropic => format!("{}/v1/messages", site.base()),
+        Protocol::Ollama => format!("{}{}", site.base(), crate::ollama::CHAT_PATH),
+        Protocol::Cohere => format!("{}{}", site.base(), crate::cohere::CHAT_PATH),
         Protocol::Gemini => {
             let method = if stream {
                 GeminiMethod::Stream

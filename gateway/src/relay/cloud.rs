@@ -19,6 +19,8 @@ pub enum Framing {
     Sse,
     /// AWS event-stream messages, turned into SSE before decoding.
     EventStream(StreamKind),
+    /// Newline-delimited JSON (Ollama), turned into SSE before decoding.
+    Ndjson,
 }
 
 impl Framing {

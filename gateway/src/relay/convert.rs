@@ -17,8 +17,10 @@ use crate::config::{ChannelEntry, Snapshot};
 use crate::error::{GatewayError, UpstreamError};
 use crate::routing;
 use crate::upstream;
+use adapters::bedrock::EventStreamToSse;
 use adapters::convert::stream::ClientStream;
 use adapters::convert::{self, Dialect, EncodeOptions, Transcoder};
+use adapters::ollama::NdjsonToSse;
 use adapters::openai::{Endpoint, ParsedRequest, Usage};
 use adapters::provider::{self, GeminiMethod, Protocol};
 use adapters::shaping::{BodyDialect, HeaderEdits};
@@ -140,7 +142,7 @@ fn embed_outgoing(
                 passthrough: false,
             })
         }
-        Protocol::Anthropic | Protocol::Converse => {
+        Protocol::Anthropic | Protocol::Converse | Protocol::Ollama | Protocol::Cohere => {
             Err(UpstreamError::Unsupported("embeddings").into())
         }
     }
@@ -165,6 +167,22 @@ fn openai_outgoing(
         return Ok(Outgoing {
             url: provider::gemini_url(&channel.site(), upstream_model, GeminiMethod::BatchEmbed),
             body: Bytes::from(gemini.to_string()),
+            model: upstream_model.to_owned(),
+            passthrough: false,
+        });
+    }
+    if parsed.endpoint == Endpoint::Embeddings && protocol == Protocol::Ollama {
+        let body: Value = serde_json::from_slice(parsed.raw())
+            .map_err(|e| gateway(adapters::ParseError::MalformedJson(e.to_string())))?;
+        let ollama = adapters::ollama::openai_embeddings_to_ollama(&body, upstream_model)
+            .map_err(gateway)?;
+        return Ok(Outgoing {
+            url: format!(
+                "{}{}",
+                provider::upstream_url(&channel.site(), "", upstream_model),
+                adapters::ollama::EMBED_PATH
+            ),
+            body: Bytes::from(ollama.to_string()),
             model: upstream_model.to_owned(),
             passthrough: false,
         });
@@ -200,7 +218,7 @@ fn apply_rules(
         (_, Protocol::OpenAi) => BodyDialect::OpenAiChat,
         (_, Protocol::Anthropic) => BodyDialect::Anthropic,
         (_, Protocol::Gemini) => BodyDialect::Gemini,
-        (_, Protocol::Converse) => BodyDialect::Other,
+        (_, Protocol::Converse | Protocol::Ollama | Protocol::Cohere) => BodyDialect::Other,
     };
     let target = overrides::Outgoing {
         dialect,
@@ -267,6 +285,8 @@ pub async fn attempt(
         .await?;
         let framing = Framing::of(&call);
         (call.url, call.body, call.headers, framing)
+    } else if protocol == Protocol::Ollama {
+        (out.url, out.body, Vec::new(), Framing::Ndjson)
     } else {
         (out.url, out.body, Vec::new(), Framing::Sse)
     };
@@ -291,6 +311,9 @@ pub async fn attempt(
         Framing::EventStream(_) => answer
             .content_type
             .starts_with("application/vnd.amazon.eventstream"),
+        Framing::Ndjson => answer
+            .content_type
+            .starts_with(adapters::ollama::NDJSON_CONTENT_TYPE),
     };
     if stream && streamed {
         let transcoder = if out.passthrough {
@@ -313,7 +336,13 @@ pub async fn attempt(
                 sse::relay_stream(session, answer, transcoder, budget, trace, opts).await
             }
             Framing::EventStream(kind) => {
-                let filter = sse::EventStreamFilter::new(kind, transcoder);
+                let pre = sse::PreFramer::EventStream(EventStreamToSse::new(kind));
+                let filter = sse::FramedFilter::new(pre, transcoder);
+                sse::relay_stream(session, answer, filter, budget, trace, opts).await
+            }
+            Framing::Ndjson => {
+                let pre = sse::PreFramer::Ndjson(NdjsonToSse::default());
+                let filter = sse::FramedFilter::new(pre, transcoder);
                 sse::relay_stream(session, answer, filter, budget, trace, opts).await
             }
         };
@@ -327,6 +356,24 @@ pub async fn attempt(
         cached_tokens: 0,
         cache_creation_tokens: 0,
     };
+    if let Job::OpenAi(p) = job
+        && p.endpoint == Endpoint::Embeddings
+        && protocol == Protocol::Ollama
+    {
+        let base64 = serde_json::from_slice::<Value>(p.raw())
+            .ok()
+            .and_then(|b| b.get("encoding_format")?.as_str().map(|f| f == "base64"))
+            .unwrap_or(false);
+        let v = adapters::ollama::ollama_embed_to_openai(&value, job.model(), base64)
+            .map_err(|err| UpstreamError::BadBody(err.to_string()))?;
+        let counted = adapters::openai::usage_of(&v).filter(|u| u.prompt_tokens > 0);
+        let body = Bytes::from(v.to_string());
+        post::deliver(session, trace, 200, "application/json", body).await;
+        return Ok(Outcome {
+            usage: counted.unwrap_or_else(|| local("")),
+            local_count: counted.is_none(),
+        });
+    }
     if let Job::OpenAi(p) = job
         && p.endpoint == Endpoint::Embeddings
     {

@@ -303,5 +303,7 @@ fn protocol_name(p: adapters::provider::Protocol) -> &'static str {
         Protocol::Anthropic => "anthropic",
         Protocol::Gemini => "gemini",
         Protocol::Converse => "bedrock-converse",
+        Protocol::Ollama => "ollama",
+        Protocol::Cohere => "cohere",
     }
 }

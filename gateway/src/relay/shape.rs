@@ -18,7 +18,9 @@ pub fn for_channel(
     opts: &ProviderOptions,
 ) -> String {
     match protocol {
-        Protocol::OpenAi | Protocol::Converse => model.to_owned(),
+        Protocol::OpenAi | Protocol::Converse | Protocol::Ollama | Protocol::Cohere => {
+            model.to_owned()
+        }
         Protocol::Anthropic => claude(req, model, opts),
         Protocol::Gemini => gemini(req, model, opts),
     }

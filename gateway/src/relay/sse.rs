@@ -18,8 +18,9 @@ use super::respond;
 use crate::billing::StreamBudget;
 use crate::config::Options;
 use crate::error::{BillingError, GatewayError, UpstreamError};
-use adapters::bedrock::{EventStreamToSse, StreamKind};
+use adapters::bedrock::EventStreamToSse;
 use adapters::convert::Transcoder;
+use adapters::ollama::NdjsonToSse;
 use adapters::openai::Usage;
 use adapters::stream::{FirstEventFault, StreamRelay, error_event};
 
@@ -89,33 +90,65 @@ impl StreamFilter for Transcoder {
     }
 }
 
-/// A stream in AWS event-stream framing (Bedrock), turned into SSE before `inner` reads it.
-/// A framing error before the first event is a fault (another channel may be tried); later,
-/// the rest of the stream is dropped and the stream ends as a broken one.
-pub struct EventStreamFilter<F> {
-    to_sse: EventStreamToSse,
+/// A stream framing that is not SSE, turned into SSE before the protocol's decoder reads it.
+pub enum PreFramer {
+    /// AWS event-stream messages (Bedrock).
+    EventStream(EventStreamToSse),
+    /// Newline-delimited JSON (Ollama).
+    Ndjson(NdjsonToSse),
+}
+
+impl PreFramer {
+    fn push(&mut self, chunk: &[u8]) -> Result<Bytes, ()> {
+        match self {
+            PreFramer::EventStream(f) => f.feed(chunk).map_err(|_| ()),
+            PreFramer::Ndjson(f) => f.push(chunk).map_err(|_| ()),
+        }
+    }
+
+    /// What a clean end leaves (a last NDJSON line without its newline).
+    fn finish(&mut self) -> Bytes {
+        match self {
+            PreFramer::EventStream(_) => Bytes::new(),
+            PreFramer::Ndjson(f) => f.finish(),
+        }
+    }
+
+    fn has_pending(&self) -> bool {
+        match self {
+            PreFramer::EventStream(f) => f.has_pending(),
+            PreFramer::Ndjson(_) => false,
+        }
+    }
+}
+
+/// A [`StreamFilter`] behind a [`PreFramer`]. A framing error before the first event is a
+/// fault (another channel may be tried); later, the rest of the stream is dropped and the
+/// stream ends as a broken one.
+pub struct FramedFilter<F> {
+    pre: PreFramer,
     inner: F,
     broken: bool,
 }
 
-impl<F> EventStreamFilter<F> {
-    pub fn new(kind: StreamKind, inner: F) -> Self {
-        EventStreamFilter {
-            to_sse: EventStreamToSse::new(kind),
+impl<F> FramedFilter<F> {
+    pub fn new(pre: PreFramer, inner: F) -> Self {
+        FramedFilter {
+            pre,
             inner,
             broken: false,
         }
     }
 }
 
-impl<F: StreamFilter> StreamFilter for EventStreamFilter<F> {
+impl<F: StreamFilter> StreamFilter for FramedFilter<F> {
     fn feed(&mut self, chunk: &[u8]) -> Result<Bytes, FirstEventFault> {
         if self.broken {
             return Ok(Bytes::new());
         }
-        match self.to_sse.feed(chunk) {
+        match self.pre.push(chunk) {
             Ok(sse) => self.inner.feed(&sse),
-            Err(_) => {
+            Err(()) => {
                 self.broken = true;
                 if self.inner.events() == 0 {
                     Err(FirstEventFault::Malformed)
@@ -129,10 +162,18 @@ impl<F: StreamFilter> StreamFilter for EventStreamFilter<F> {
         self.inner.events()
     }
     fn has_pending(&self) -> bool {
-        self.broken || self.to_sse.has_pending() || self.inner.has_pending()
+        self.broken || self.pre.has_pending() || self.inner.has_pending()
     }
     fn flush(&mut self) -> Bytes {
-        self.inner.flush()
+        let rest = self.pre.finish();
+        let mut out = BytesMut::new();
+        if !rest.is_empty()
+            && let Ok(b) = self.inner.feed(&rest)
+        {
+            out.extend_from_slice(&b);
+        }
+        out.extend_from_slice(&self.inner.flush());
+        out.freeze()
     }
     fn usage(&self) -> (Usage, bool) {
         self.inner.usage()

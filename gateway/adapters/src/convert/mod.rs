@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::ParseError;
 use crate::ir;
 use crate::provider::Protocol;
-use crate::{bedrock, claude, gemini, openai_chat, responses};
+use crate::{bedrock, claude, cohere, gemini, ollama, openai_chat, responses};
 
 pub use self::stream::Transcoder;
 
@@ -115,6 +115,8 @@ pub fn encode_request(
             serde_json::to_vec(&body)
         }
         Protocol::Converse => serde_json::to_vec(&bedrock::encode_request(req, upstream_model)?),
+        Protocol::Ollama => serde_json::to_vec(&ollama::encode_request(req, upstream_model)?),
+        Protocol::Cohere => serde_json::to_vec(&cohere::encode_request(req, upstream_model)),
     };
     written.map_err(|e| ParseError::Invalid(format!("cannot write the request: {e}")))
 }
@@ -136,6 +138,8 @@ pub fn decode_response(protocol: Protocol, v: &Value) -> Result<ir::Response, Pa
         Protocol::Anthropic => claude::decode_response(v),
         Protocol::Gemini => gemini::decode_response(v),
         Protocol::Converse => bedrock::decode_response(v),
+        Protocol::Ollama => ollama::decode_response(v),
+        Protocol::Cohere => cohere::decode_response(v),
     }
 }
 

@@ -12,7 +12,7 @@ use crate::ir::{StreamEvent, Usage};
 use crate::openai;
 use crate::provider::Protocol;
 use crate::stream::{FirstEventFault, SseFramer, event_data};
-use crate::{ParseError, bedrock, claude, gemini, openai_chat, responses, tokens};
+use crate::{ParseError, bedrock, claude, cohere, gemini, ollama, openai_chat, responses, tokens};
 
 /// Reads a channel's stream events into IR.
 #[derive(Debug)]
@@ -21,6 +21,8 @@ enum Decoder {
     Claude(claude::StreamDecoder),
     Gemini(gemini::StreamDecoder),
     Converse(bedrock::StreamDecoder),
+    Ollama(ollama::StreamDecoder),
+    Cohere(cohere::StreamDecoder),
     Responses(ResponsesTap),
 }
 
@@ -31,6 +33,8 @@ impl Decoder {
             Protocol::Anthropic => Decoder::Claude(claude::StreamDecoder::new()),
             Protocol::Gemini => Decoder::Gemini(gemini::StreamDecoder::new()),
             Protocol::Converse => Decoder::Converse(bedrock::StreamDecoder::new()),
+            Protocol::Ollama => Decoder::Ollama(ollama::StreamDecoder::new()),
+            Protocol::Cohere => Decoder::Cohere(cohere::StreamDecoder::new()),
         }
     }
 
@@ -40,6 +44,8 @@ impl Decoder {
             Decoder::Claude(d) => d.decode(data, out),
             Decoder::Gemini(d) => d.decode(data, out),
             Decoder::Converse(d) => d.decode(data, out),
+            Decoder::Ollama(d) => d.decode(data, out),
+            Decoder::Cohere(d) => d.decode(data, out),
             Decoder::Responses(d) => d.decode(data, out),
         }
     }

@@ -1,0 +1,124 @@
+//! Ollama (type 4, native `/api/chat` with NDJSON streams and `/api/embed`) and Cohere (type
+//! 34, v2 chat) end to end over real sockets, against the mock provider's stand-ins.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+async fn mock() -> mock_provider::MockHandle {
+    mock_provider::start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap()
+}
+
+fn last_seen(m: &mock_provider::MockHandle) -> mock_provider::SeenRequest {
+    m.with_stats(|s| {
+        s.requests
+            .last()
+            .cloned()
+            .expect("a request reached the mock")
+    })
+}
+
+fn typed(id: i64, kind: i64, base_url: &str, models: &[&str]) -> Value {
+    let mut c = channel(id, base_url, models, 0, 1);
+    c["type"] = json!(kind);
+    c
+}
+
+fn priced(channels: Vec<Value>) -> Value {
+    let mut snap = snapshot(channels.clone());
+    for c in &channels {
+        for m in c["models"].as_array().unwrap() {
+            snap["pricing"]["model_ratio"][m.as_str().unwrap()] = json!(1.0);
+        }
+    }
+    snap
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ollama_answers_chat_streams_and_embeddings_natively() {
+    let m = mock().await;
+    let mut keyless = typed(1, 4, &m.url(), &["llama3.2", "nomic-embed-text"]);
+    keyless["key"] = json!("");
+    let gw = Gw::start(priced(vec![keyless])).await;
+
+    let reply = gw.chat("alice", chat_body("llama3.2", false)).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let v = reply.json();
+    assert_eq!(v["model"], "llama3.2");
+    assert!(
+        v["choices"][0]["message"]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("word0")
+    );
+    assert!(v["usage"]["prompt_tokens"].as_i64().unwrap() > 0);
+    let seen = last_seen(&m);
+    assert_eq!((seen.dialect, seen.path.as_str()), ("ollama", "/api/chat"));
+    assert!(
+        seen.authorization.is_none(),
+        "a keyless channel sends no key"
+    );
+
+    // NDJSON lines become the client's SSE chunks.
+    let reply = gw.chat("alice", chat_body("llama3.2", true)).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(sse_content(&reply.text()), "word0 word1 word2 word3 word4 ");
+    assert!(reply.text().trim_end().ends_with("data: [DONE]"));
+
+    // A Claude client streams from Ollama too.
+    let claude = json!({"model": "llama3.2", "max_tokens": 50, "stream": true,
+                        "messages": [{"role": "user", "content": "hello"}]});
+    let reply = gw.post("/v1/messages", "alice", claude).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert!(reply.text().contains("event: message_stop"));
+
+    let reply = gw
+        .post(
+            "/v1/embeddings",
+            "alice",
+            json!({"model": "nomic-embed-text", "input": ["a", "b"]}),
+        )
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.json()["data"].as_array().unwrap().len(), 2);
+    assert_eq!(last_seen(&m).path, "/api/embed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cohere_answers_chat_and_streams_through_v2() {
+    let m = mock().await;
+    let gw = Gw::start(priced(vec![typed(1, 34, &m.url(), &["command-r-plus"])])).await;
+    for stream in [false, true] {
+        let reply = gw.chat("alice", chat_body("command-r-plus", stream)).await;
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        let text = if stream {
+            sse_content(&reply.text())
+        } else {
+            reply.json()["choices"][0]["message"]["content"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        assert!(text.starts_with("word0"), "{text}");
+        let seen = last_seen(&m);
+        assert_eq!((seen.dialect, seen.path.as_str()), ("cohere", "/v2/chat"));
+        assert_eq!(seen.authorization.as_deref(), Some("Bearer sk-upstream-1"));
+    }
+    // Tool calls come back in the client's shape.
+    let m2 = mock().await;
+    let gw = Gw::start(priced(vec![typed(
+        1,
+        34,
+        &m2.scenario_url("tool=get_weather"),
+        &["command-r-plus"],
+    )]))
+    .await;
+    let reply = gw.chat("alice", chat_body("command-r-plus", false)).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let call = &reply.json()["choices"][0]["message"]["tool_calls"][0];
+    assert_eq!(call["function"]["name"], "get_weather");
+}
