@@ -1,6 +1,6 @@
 //! Calls from the control plane to upstream providers: a test chat completion, the model list,
 //! and the account balance. URLs and auth come from the provider registry shared with the
-//! gateway (`adapters`).
+//! gateway (`adapters`); cloud channels' calls are built in [`super::cloud`].
 
 use std::time::{Duration, Instant};
 
@@ -8,6 +8,8 @@ use adapters::convert;
 use adapters::ir;
 use adapters::provider::{self, Protocol};
 use serde_json::Value;
+
+use super::cloud;
 
 /// The channel to call.
 pub struct Upstream<'a> {
@@ -91,7 +93,7 @@ fn authorized(
 }
 
 /// Sends the request and returns the JSON answer of a 2xx, or the upstream's error.
-async fn call_json(request: reqwest::RequestBuilder) -> Result<Value, ProviderError> {
+pub(super) async fn call_json(request: reqwest::RequestBuilder) -> Result<Value, ProviderError> {
     let response = request
         .send()
         .await
@@ -126,7 +128,8 @@ pub async fn test_chat(
     let started = Instant::now();
     let elapsed = || started.elapsed().as_millis() as i64;
     let spec = spec(upstream).map_err(|e| (e, 0))?;
-    let url = provider::chat_url(&upstream.site(spec), model, false);
+    // Cloud channels speak Anthropic's protocol for Claude models.
+    let protocol = spec.protocol_for(model);
     let request = ir::Request {
         model: model.to_owned(),
         messages: vec![ir::Message {
@@ -134,42 +137,53 @@ pub async fn test_chat(
             content: vec![ir::Part::Text("hi".to_owned())],
         }],
         // Gemini's thinking models spend tokens before answering.
-        max_tokens: Some(if spec.protocol == Protocol::Gemini {
+        max_tokens: Some(if protocol == Protocol::Gemini {
             3000
         } else {
             16
         }),
         ..ir::Request::default()
     };
-    let body = convert::encode_request(spec.protocol, &request, model, Default::default())
+    let body = convert::encode_request(protocol, &request, model, Default::default())
         .map_err(|e| (ProviderError::Request(e.to_string()), 0))?;
-    let answer = call_json(authorized(
-        client
-            .post(url)
-            .timeout(TEST_TIMEOUT)
-            .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .body(body),
-        upstream,
-    ))
-    .await
+    let answer = if cloud::is_cloud(spec) {
+        cloud::chat(client, upstream, spec, protocol, model, body, TEST_TIMEOUT).await
+    } else {
+        let url = provider::chat_url(&upstream.site(spec), model, false);
+        call_json(authorized(
+            client
+                .post(url)
+                .timeout(TEST_TIMEOUT)
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body),
+            upstream,
+        ))
+        .await
+    }
     .map_err(|e| (e, elapsed()))?;
-    convert::decode_response(spec.protocol, &answer)
+    convert::decode_response(protocol, &answer)
         .map_err(|e| (ProviderError::Body(e.to_string()), elapsed()))?;
     Ok(elapsed())
 }
 
-/// The model ids the upstream lists at `/v1/models`.
+/// The model ids the upstream lists: `/v1/models` (Azure: `/openai/models`, the base models
+/// of the resource), Gemini's `/v1beta/models`, Ollama's `/api/tags`, Cohere's `/v1/models`;
+/// Bedrock's and Vertex's lists in [`super::cloud`] (Vertex lists no Claude models: admins
+/// add them by hand).
 pub async fn fetch_models(
     client: &reqwest::Client,
     upstream: &Upstream<'_>,
 ) -> Result<Vec<String>, ProviderError> {
     let spec = spec(upstream)?;
+    if cloud::is_cloud(spec) {
+        return cloud::models(client, upstream, spec, CALL_TIMEOUT).await;
+    }
     let (path, list_key, id_key) = match spec.protocol {
         Protocol::Gemini => ("/v1beta/models", "models", "name"),
         Protocol::OpenAi | Protocol::Anthropic => ("/v1/models", "data", "id"),
-        // Ollama lists its local models at /api/tags; Cohere at /v1/models.
+        // Ollama lists its local models at /api/tags; Cohere its chat models at /v1/models.
         Protocol::Ollama => (adapters::ollama::TAGS_PATH, "models", "name"),
-        Protocol::Cohere => ("/v1/models", "models", "name"),
+        Protocol::Cohere => ("/v1/models?endpoint=chat", "models", "name"),
         Protocol::Converse => return Err(ProviderError::Unsupported(upstream.channel_type)),
     };
     let site = upstream.site(spec);

@@ -1,5 +1,6 @@
 //! AWS Bedrock Runtime (`POST /model/{modelId}/invoke`, `/invoke-with-response-stream`,
-//! `/converse`, `/converse-stream`, under any prefix such as `/s/{spec}`): SigV4 or API key
+//! `/converse`, `/converse-stream`, under any prefix such as `/s/{spec}`; and the control
+//! plane's `GET /foundation-models`, see `cloud_models.rs`): SigV4 or API key
 //! auth checked as AWS does (see `sigv4_check.rs`), Claude bodies checked as Bedrock does,
 //! answers in Anthropic's shape (invoke) or Converse's, errors as `{"message"}` with an
 //! `x-amzn-errortype` header.
@@ -141,6 +142,9 @@ pub(crate) fn handle(call: &Call, now: i64) -> Response<MockBody> {
             exception_of(s.status),
             &format!("mock error {}", s.status),
         );
+    }
+    if call.path == crate::cloud_models::FOUNDATION_MODELS_PATH {
+        return crate::cloud_models::bedrock(call);
     }
     let Some((_, action)) = route(&call.path) else {
         return error(404, "UnknownOperationException", "Unknown operation");

@@ -17,6 +17,7 @@ mod azure;
 mod b64;
 mod bedrock;
 mod bedrock_stream;
+mod cloud_models;
 mod cohere;
 mod form;
 mod gemini;
@@ -37,6 +38,7 @@ mod sse;
 mod vertex;
 
 pub use audio::{SPEECH_BYTES, TRANSCRIPT, TRANSCRIPT_TOKENS};
+pub use cloud_models::VERTEX_PAGE;
 pub use google_oauth::{
     CLOUD_PLATFORM_SCOPE, DEFAULT_TOKEN_TTL_SECS, GOOGLE_TOKEN_AUDIENCES, TEST_CLIENT_EMAIL,
     TEST_KEY_ID, TEST_PROJECT_ID, TOKEN_PATH, test_service_account_json,
@@ -354,11 +356,11 @@ enum Dialect {
 
 impl Dialect {
     fn of(path: &str) -> Dialect {
-        if bedrock::route(path).is_some() {
+        if bedrock::route(path).is_some() || path == cloud_models::FOUNDATION_MODELS_PATH {
             Dialect::Bedrock
         } else if path == TOKEN_PATH {
             Dialect::Token
-        } else if vertex::route(path).is_some() {
+        } else if vertex::route(path).is_some() || path == cloud_models::PUBLISHER_MODELS_PATH {
             Dialect::Vertex
         } else if ollama::serves(path) {
             Dialect::Ollama

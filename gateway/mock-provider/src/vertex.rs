@@ -2,7 +2,8 @@
 //! answered as Gemini, `/v1/projects/{p}/locations/{r}/publishers/anthropic/models/{m}:rawPredict`
 //! and `:streamRawPredict` answered as Anthropic Messages (after Vertex's own body rules:
 //! `anthropic_version: "vertex-2023-10-16"`, no `model`), and express mode
-//! (`/v1/publishers/google/models/{m}:{method}`, API key). `/v1beta1/…` paths too.
+//! (`/v1/publishers/google/models/{m}:{method}`, API key). `/v1beta1/…` paths too, and
+//! the list of Google's models (`GET /v1beta1/publishers/google/models`, `cloud_models.rs`).
 //!
 //! Every call needs `Authorization: Bearer` with a live token from `POST /token` (issued to
 //! the test account, whose project must be the path's) or, on Google's models only, an API
@@ -92,6 +93,9 @@ pub(crate) fn decode_segment(s: &str) -> String {
 
 /// Answers one Vertex request: credentials, scenario status, route, checks, answer.
 pub(crate) fn handle(call: &Call) -> Response<MockBody> {
+    if call.path == crate::cloud_models::PUBLISHER_MODELS_PATH {
+        return model_list(call);
+    }
     let Some(r) = route(&call.path) else {
         return google_error(404, &format!("mock: no route {}", call.path));
     };
@@ -116,6 +120,25 @@ pub(crate) fn handle(call: &Call) -> Response<MockBody> {
             &format!("Publisher Model `publishers/{other}/models/{model}` not found."),
         ),
     }
+}
+
+/// Google's publisher models, to a live token or an API key (no project in the path).
+fn model_list(call: &Call) -> Response<MockBody> {
+    let listing = Route {
+        project: None,
+        location: None,
+        publisher: "google",
+        model: "",
+        method: "list",
+    };
+    if let Some(refused) = authenticate(call, &listing) {
+        return refused;
+    }
+    if call.scenario.status != 200 {
+        let s = call.scenario.status;
+        return google_error(s, &format!("mock error {s}"));
+    }
+    crate::cloud_models::vertex(call)
 }
 
 /// Checks the caller's credential: a live token of this mock (for the path's project), or an

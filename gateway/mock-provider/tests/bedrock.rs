@@ -407,3 +407,36 @@ async fn converse_streams_send_the_event_sequence_with_cache_usage() {
     assert_eq!(events[5].1["usage"]["cacheWriteInputTokens"], 2);
     assert_eq!(events[5].1["usage"]["inputTokens"], 12);
 }
+
+#[tokio::test]
+async fn foundation_models_are_listed_to_authenticated_callers() {
+    let m = common::mock().await;
+    let url = format!("{}/foundation-models", m.scenario_url("tag=list"));
+    let anonymous = common::send("GET", &url, &[], None).await;
+    assert_eq!(anonymous.status, 403, "{}", anonymous.body);
+    let key = [("authorization", "Bearer ABSK-list-test")];
+    let all = common::send("GET", &url, &key, None).await;
+    assert_eq!(all.status, 200, "{}", all.body);
+    let ids = |a: &common::Answer| -> Vec<String> {
+        a.json()["modelSummaries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["modelId"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(ids(&all).len(), 4);
+    let embedding = common::send(
+        "GET",
+        &format!("{url}?byOutputModality=EMBEDDING"),
+        &key,
+        None,
+    )
+    .await;
+    assert_eq!(ids(&embedding), ["amazon.titan-embed-text-v2:0"]);
+    let seen = m.with_stats(|s| s.requests.last().unwrap().clone());
+    assert_eq!(
+        (seen.dialect, seen.path.as_str()),
+        ("bedrock", "/foundation-models")
+    );
+}

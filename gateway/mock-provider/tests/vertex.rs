@@ -455,3 +455,48 @@ async fn the_fixture_key_file_can_point_at_the_mock() {
     assert_eq!(v["project_id"], json!(TEST_PROJECT_ID));
     assert_eq!(v["private_key_id"], json!(TEST_KEY_ID));
 }
+
+#[tokio::test]
+async fn publisher_models_are_listed_in_pages_to_a_token_or_an_api_key() {
+    let m = common::mock().await;
+    let url = format!("{}/v1beta1/publishers/google/models", m.url());
+    let anonymous = send("GET", &url, &[], None).await;
+    assert_eq!(google_error(&anonymous).0, 401);
+    let bearer = format!("Bearer {}", token(&m, "").await);
+    let mut names = Vec::new();
+    let mut page_url = url.clone();
+    loop {
+        let page = send(
+            "GET",
+            &page_url,
+            &[("authorization", bearer.as_str())],
+            None,
+        )
+        .await;
+        assert_eq!(page.status, 200, "{}", page.body);
+        let v = page.json();
+        let models = v["publisherModels"].as_array().unwrap();
+        assert!(models.len() <= mock_provider::VERTEX_PAGE);
+        names.extend(
+            models
+                .iter()
+                .map(|p| p["name"].as_str().unwrap().to_owned()),
+        );
+        match v["nextPageToken"].as_str() {
+            Some(next) => page_url = format!("{url}?pageToken={next}"),
+            None => break,
+        }
+    }
+    assert_eq!(names.len(), 5);
+    assert!(names.contains(&"publishers/google/models/gemini-2.5-flash".to_owned()));
+    let keyed = send("GET", &url, &[("x-goog-api-key", "AIza-test")], None).await;
+    assert_eq!(keyed.status, 200, "{}", keyed.body);
+    let bad = send(
+        "GET",
+        &format!("{url}?pageToken=zz"),
+        &[("x-goog-api-key", "AIza-test")],
+        None,
+    )
+    .await;
+    assert_eq!(google_error(&bad).0, 400);
+}
