@@ -17,19 +17,6 @@ use serde_json::json;
 
 const SDKS: [&str; 3] = ["openai", "anthropic", "google-genai"];
 const IMPORTS: &str = "import openai, anthropic, google.genai";
-/// Models as the script expects them: `*-sdk` answer text, `*-tool` call `get_weather`.
-const MODELS: [&str; 10] = [
-    "azure-sdk",
-    "azure-tool",
-    "gpt-sdk",
-    "gpt-sdk-embed",
-    "gpt-tool",
-    "claude-sdk",
-    "claude-tool",
-    "gemini-sdk",
-    "gemini-sdk-embed",
-    "gemini-tool",
-];
 
 fn run(cmd: &mut Command) -> Result<Output, String> {
     let shown = format!("{cmd:?}");
@@ -78,33 +65,114 @@ fn sdk_python() -> Result<PathBuf, String> {
     }
 }
 
-/// Channels as the script expects them: OpenAI (type 1), Anthropic (14), Gemini (24) and
-/// Azure OpenAI (3), each once plain and once answering with a `get_weather` tool call.
+/// The script's model prefixes (`{prefix}-sdk` answers text, `{prefix}-tool` calls
+/// `get_weather`) by channel: type, key, `other`, and the upstream model each maps to
+/// (`None`: the name as it is).
+struct Row {
+    prefix: &'static str,
+    kind: i64,
+    upstream: Option<&'static str>,
+}
+
+const ROWS: [Row; 10] = [
+    Row {
+        prefix: "gpt",
+        kind: 1,
+        upstream: None,
+    },
+    Row {
+        prefix: "claude",
+        kind: 14,
+        upstream: None,
+    },
+    Row {
+        prefix: "gemini",
+        kind: 24,
+        upstream: None,
+    },
+    Row {
+        prefix: "azure",
+        kind: 3,
+        upstream: None,
+    },
+    Row {
+        prefix: "bedrock-claude",
+        kind: 33,
+        upstream: Some("anthropic.claude-3-5-haiku-20241022-v1:0"),
+    },
+    Row {
+        prefix: "bedrock-nova",
+        kind: 33,
+        upstream: Some("amazon.nova-pro-v1:0"),
+    },
+    Row {
+        prefix: "vertex-gemini",
+        kind: 41,
+        upstream: Some("gemini-2.5-flash"),
+    },
+    Row {
+        prefix: "vertex-claude",
+        kind: 41,
+        upstream: Some("claude-sonnet-4-5@20250929"),
+    },
+    Row {
+        prefix: "ollama",
+        kind: 4,
+        upstream: None,
+    },
+    Row {
+        prefix: "cohere",
+        kind: 34,
+        upstream: None,
+    },
+];
+
+/// Channels as the script expects them: each row once plain and once answering with a
+/// `get_weather` tool call; OpenAI and Gemini also serve the embedding models.
 fn sdk_snapshot(m: &mock_provider::MockHandle) -> serde_json::Value {
     let tool = m.scenario_url("tool=get_weather");
-    let rows = [
-        (1, 1, m.url(), vec!["gpt-sdk", "gpt-sdk-embed"]),
-        (2, 14, m.url(), vec!["claude-sdk"]),
-        (3, 24, m.url(), vec!["gemini-sdk", "gemini-sdk-embed"]),
-        (4, 1, tool.clone(), vec!["gpt-tool"]),
-        (5, 14, tool.clone(), vec!["claude-tool"]),
-        (6, 24, tool.clone(), vec!["gemini-tool"]),
-        (7, 3, m.url(), vec!["azure-sdk"]),
-        (8, 3, tool, vec!["azure-tool"]),
-    ];
-    let channels = rows
-        .into_iter()
-        .map(|(id, kind, url, models)| {
-            let mut c = channel(id, &url, &models, 0, 1);
-            c["type"] = json!(kind);
-            if kind == 3 {
-                c["other"] = json!("2024-10-21");
+    let mut channels = Vec::new();
+    let mut priced = vec!["gpt-sdk-embed".to_owned(), "gemini-sdk-embed".to_owned()];
+    for (i, row) in ROWS.iter().enumerate() {
+        for (j, (suffix, url)) in [("sdk", m.url()), ("tool", tool.clone())]
+            .into_iter()
+            .enumerate()
+        {
+            let model = format!("{}-{suffix}", row.prefix);
+            let mut models = vec![model.clone()];
+            if suffix == "sdk" && matches!(row.prefix, "gpt" | "gemini") {
+                models.push(format!("{}-sdk-embed", row.prefix));
             }
-            c
-        })
-        .collect();
+            let id = i64::try_from(2 * i + j + 1).unwrap();
+            let names: Vec<&str> = models.iter().map(String::as_str).collect();
+            let mut c = channel(id, &url, &names, 0, 1);
+            c["type"] = json!(row.kind);
+            match row.kind {
+                3 => c["other"] = json!("2024-10-21"),
+                4 => c["key"] = json!(""),
+                33 => {
+                    c["key"] = json!(format!(
+                        "{}|{}|us-east-1",
+                        mock_provider::MOCK_ACCESS_KEY,
+                        mock_provider::MOCK_SECRET
+                    ))
+                }
+                41 => {
+                    let token_uri = format!("{}/token", m.url());
+                    c["key"] = json!(mock_provider::test_service_account_json(&token_uri));
+                    c["other"] = json!("us-central1");
+                }
+                _ => {}
+            }
+            if let Some(upstream) = row.upstream {
+                c["model_mapping"] = json!({ model.clone(): upstream });
+            }
+            priced.push(model);
+            channels.push(c);
+        }
+    }
     let mut snap = snapshot(channels);
-    snap["pricing"]["model_ratio"] = MODELS.iter().map(|m| (m.to_string(), json!(1.0))).collect();
+    snap["pricing"]["model_ratio"] = priced.iter().map(|m| (m.clone(), json!(1.0))).collect();
     snap["options"]["retry_times"] = json!(1);
     snap
 }

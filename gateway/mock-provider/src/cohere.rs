@@ -61,15 +61,47 @@ pub(crate) fn handle(call: &Call) -> Response<MockBody> {
     if let Err(msg) = check_chat(body) {
         return error(400, &format!("invalid request: {msg}"));
     }
+    let images = match count_images(body) {
+        Ok(n) => n,
+        Err(msg) => return error(400, &format!("invalid request: {msg}")),
+    };
     if body.get("stream").and_then(Value::as_bool) == Some(true) {
-        let (frames, content) = frames(s);
+        let (frames, content) = frames(s, images);
         let cut = s.cut_after.map(|n| sse::cut_index(&content, n));
         return sse::response(frames, cut, s, call.stats.clone(), "text/event-stream");
     }
     if s.malformed {
         return broken_json();
     }
-    json_response(StatusCode::OK, &answer(s))
+    json_response(StatusCode::OK, &answer(s, images))
+}
+
+/// The `image_url` parts of user messages; inline images must be `data:` URLs of base64.
+fn count_images(body: &Value) -> Result<usize, String> {
+    let mut n = 0;
+    let messages = body.get("messages").and_then(Value::as_array);
+    for m in messages.into_iter().flatten() {
+        let parts = m.get("content").and_then(Value::as_array);
+        for p in parts.into_iter().flatten() {
+            if p.get("type").and_then(Value::as_str) != Some("image_url") {
+                continue;
+            }
+            let url = p
+                .pointer("/image_url/url")
+                .and_then(Value::as_str)
+                .ok_or("image_url.url is required")?;
+            if let Some(data) = url.strip_prefix("data:") {
+                let (_, b64) = data
+                    .split_once(";base64,")
+                    .ok_or("inline images are base64")?;
+                if !crate::b64::strict(b64) {
+                    return Err("image data is not base64".into());
+                }
+            }
+            n += 1;
+        }
+    }
+    Ok(n)
 }
 
 /// Checks `messages`: present and non-empty, known roles, tool calls with an id, a name and
@@ -141,7 +173,7 @@ fn call_id(name: &str) -> String {
     format!("{name}{TOOL_CALL_SUFFIX}")
 }
 
-fn answer(s: &Scenario) -> Value {
+fn answer(s: &Scenario, images: usize) -> Value {
     let mut content = Vec::new();
     if s.thinking {
         content.push(json!({"type": "thinking", "thinking": THOUGHT_PIECES.concat()}));
@@ -153,7 +185,7 @@ fn answer(s: &Scenario) -> Value {
             message["tool_calls"] = json!([{"id": call_id(name), "type": "function",
                 "function": {"name": name, "arguments": TOOL_INPUT_PIECES.concat()}}]);
         }
-        None => content.push(json!({"type": "text", "text": s.pieces().concat()})),
+        None => content.push(json!({"type": "text", "text": s.text_pieces(images).concat()})),
     }
     if !content.is_empty() {
         message["content"] = json!(content);
@@ -171,7 +203,7 @@ fn event(name: &str, mut data: Value) -> Bytes {
 }
 
 /// The SSE frames of a streamed answer and the indexes of its content deltas.
-fn frames(s: &Scenario) -> (Vec<Bytes>, Vec<usize>) {
+fn frames(s: &Scenario, images: usize) -> (Vec<Bytes>, Vec<usize>) {
     let mut out = Vec::new();
     let mut content = Vec::new();
     if s.malformed {
@@ -226,7 +258,7 @@ fn frames(s: &Scenario) -> (Vec<Bytes>, Vec<usize>) {
                 json!({"index": index,
                 "delta": {"message": {"content": {"type": "text", "text": ""}}}}),
             ));
-            for piece in s.pieces() {
+            for piece in s.text_pieces(images) {
                 content.push(out.len());
                 out.push(event(
                     "content-delta",

@@ -30,8 +30,13 @@ from dialects import (
     expect,
 )
 
-# Model prefixes by channel: OpenAI, Anthropic, Gemini, and the cloud channels (Azure OpenAI).
-PROVIDERS = ["gpt", "claude", "gemini", "azure"]
+# Model prefixes by channel: OpenAI, Anthropic, Gemini, the cloud channels (Azure OpenAI;
+# Bedrock's Claude through InvokeModel and Nova through Converse; Vertex AI's Gemini and
+# Claude) and the native protocols (Ollama, Cohere).
+PROVIDERS = [
+    "gpt", "claude", "gemini", "azure", "bedrock-claude", "bedrock-nova",
+    "vertex-gemini", "vertex-claude", "ollama", "cohere",
+]
 # What the mock answers: five text pieces, 12 prompt tokens, one output token per piece.
 WORDS = "word0 word1 word2 word3 word4 "
 USAGE = (12, 5)
