@@ -122,3 +122,23 @@ async fn cohere_answers_chat_and_streams_through_v2() {
     let call = &reply.json()["choices"][0]["message"]["tool_calls"][0];
     assert_eq!(call["function"]["name"], "get_weather");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cohere_reranks_in_the_jina_shape() {
+    let m = mock().await;
+    let gw = Gw::start(priced(vec![typed(1, 34, &m.url(), &["rerank-v3.5"])])).await;
+    let body = json!({"model": "rerank-v3.5", "query": "capital of France",
+                      "documents": ["Paris is the capital.", "Berlin is in Germany.", "Rome."],
+                      "top_n": 2});
+    let reply = gw.post("/v1/rerank", "alice", body).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let v = reply.json();
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{v}");
+    assert!(results[0]["relevance_score"].as_f64().is_some());
+    assert!(results[0]["document"]["text"].as_str().is_some(), "{v}");
+    let seen = last_seen(&m);
+    assert_eq!((seen.dialect, seen.path.as_str()), ("cohere", "/v2/rerank"));
+    let record = gw.record(&reply.request_id()).await;
+    assert!(record.quota > 0, "billed: {}", record.quota);
+}

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use pingora::proxy::Session;
+use serde_json::Value;
 
 use super::post::{self, AttemptError, Outcome};
 use super::{Failure, Relay, Trace, body, overrides, respond};
@@ -349,7 +350,7 @@ async fn attempts(
                 &job.model,
                 &tried,
                 |c| {
-                    c.spec.protocol == Protocol::OpenAi
+                    serves(job.kind, c.spec.protocol)
                         && c.keys.indexes().any(|k| breakers.allows(c.id, k, now))
                 },
                 &mut rand::rng(),
@@ -357,7 +358,7 @@ async fn attempts(
         };
         let Some(channel) = channel else { break };
         tried.insert(channel.id);
-        if channel.spec.protocol != Protocol::OpenAi {
+        if !serves(job.kind, channel.spec.protocol) {
             other_protocol += 1;
             continue;
         }
@@ -451,7 +452,26 @@ async fn attempts(
     })
 }
 
-/// One attempt on an OpenAI-protocol channel: the client's body with the mapped model, the
+/// Whether channels of `protocol` serve `kind`: OpenAI-compatible ones every kind, Cohere's
+/// rerank (converted from and to the Jina/OpenAI-style shape).
+fn serves(kind: MediaKind, protocol: Protocol) -> bool {
+    protocol == Protocol::OpenAi || (kind == MediaKind::Rerank && protocol == Protocol::Cohere)
+}
+
+/// A rerank request in Cohere's v2 shape, from the client's body.
+fn cohere_rerank(
+    chunks: &[Bytes],
+    upstream_model: &str,
+) -> Result<(Value, Vec<Bytes>), AttemptError> {
+    let client: Value = serde_json::from_slice(&chunks.concat()).map_err(|e| {
+        AttemptError::Gateway(adapters::ParseError::MalformedJson(e.to_string()).into())
+    })?;
+    let body = adapters::cohere::jina_rerank_to_cohere(&client, upstream_model)
+        .map_err(|e| AttemptError::Gateway(e.into()))?;
+    Ok((client, vec![Bytes::from(body.to_string())]))
+}
+
+/// One attempt on an OpenAI-protocol channel (or a Cohere one, for rerank): the client's body with the mapped model, the
 /// answer passed back as it came (JSON, text or audio), its cost figures read.
 async fn attempt(
     r: &Relay,
@@ -466,10 +486,22 @@ async fn attempt(
     let upstream_model =
         routing::map_model(channel, &job.model).map_err(|e| AttemptError::Gateway(e.into()))?;
     trace.upstream_model = upstream_model.clone();
-    let url = provider::upstream_url(&channel.site(), job.kind.path(), &upstream_model);
+    let cohere = channel.spec.protocol == Protocol::Cohere;
+    let path = if cohere {
+        adapters::cohere::RERANK_PATH
+    } else {
+        job.kind.path()
+    };
+    let url = provider::upstream_url(&channel.site(), path, &upstream_model);
     let (mut chunks, content_type) = job
         .upstream_body(&upstream_model)
         .map_err(|e| AttemptError::Gateway(e.into()))?;
+    let mut client_body = None;
+    if cohere {
+        let (client, body) = cohere_rerank(&chunks, &upstream_model)?;
+        client_body = Some(client);
+        chunks = body;
+    }
     // JSON bodies take the channel's param override (multipart uploads go as they came).
     let mut header_edits = HeaderEdits::default();
     let pass_through = opts.pass_through_request || channel.setting.pass_through_body;
@@ -506,7 +538,14 @@ async fn attempt(
             .insert(http::header::ACCEPT, http::HeaderValue::from_static("*/*"));
     }
     let mut answer = post::send(r, session, opts, request, trace).await?;
-    let bytes = post::read_answer(session, &mut answer, opts, trace).await?;
+    let mut bytes = post::read_answer(session, &mut answer, opts, trace).await?;
+    if let Some(client) = &client_body {
+        let v: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| UpstreamError::BadBody(format!("not JSON: {e}")))?;
+        let jina = adapters::cohere::cohere_rerank_to_jina(&v, client, &job.model)
+            .map_err(|e| UpstreamError::BadBody(e.to_string()))?;
+        bytes = Bytes::from(jina.to_string());
+    }
     let json_answer = answer.content_type.starts_with("application/json");
     let parsed = if job.kind == MediaKind::Speech {
         None
