@@ -127,6 +127,9 @@ const ROWS: [Row; 10] = [
     },
 ];
 
+/// The models of the other OpenAI endpoints the script calls (on the plain OpenAI channel).
+const MEDIA_MODELS: [&str; 4] = ["dall-e-3", "tts-1", "whisper-1", "text-moderation-stable"];
+
 /// Channels as the script expects them: each row once plain and once answering with a
 /// `get_weather` tool call; OpenAI and Gemini also serve the embedding models.
 fn sdk_snapshot(m: &mock_provider::MockHandle) -> serde_json::Value {
@@ -142,6 +145,9 @@ fn sdk_snapshot(m: &mock_provider::MockHandle) -> serde_json::Value {
             let mut models = vec![model.clone()];
             if suffix == "sdk" && matches!(row.prefix, "gpt" | "gemini") {
                 models.push(format!("{}-sdk-embed", row.prefix));
+            }
+            if suffix == "sdk" && row.prefix == "gpt" {
+                models.extend(MEDIA_MODELS.iter().map(|m| (*m).to_owned()));
             }
             let id = i64::try_from(2 * i + j + 1).unwrap();
             let names: Vec<&str> = models.iter().map(String::as_str).collect();
@@ -172,7 +178,9 @@ fn sdk_snapshot(m: &mock_provider::MockHandle) -> serde_json::Value {
         }
     }
     let mut snap = snapshot(channels);
+    priced.extend(MEDIA_MODELS.iter().map(|m| (*m).to_owned()));
     snap["pricing"]["model_ratio"] = priced.iter().map(|m| (m.clone(), json!(1.0))).collect();
+    snap["pricing"]["model_price"]["dall-e-3"] = json!(0.04);
     snap["options"]["retry_times"] = json!(1);
     snap
 }

@@ -194,6 +194,57 @@ def list_models(dialect) -> str:
     return models_listed(m.id for m in page.data)
 
 
+def wav(seconds: int) -> bytes:
+    """A silent 8 kHz mono 16-bit WAV file of `seconds`."""
+    import io
+    import wave
+
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(8000)
+        w.writeframes(b"\0\0" * 8000 * seconds)
+    return out.getvalue()
+
+
+def image_generate(chat: ChatDialect) -> str:
+    r = chat.client.images.generate(model="dall-e-3", prompt="a lighthouse", n=1, size="1024x1024")
+    expect(len(r.data) == 1 and r.data[0].url, f"one image url, got {r.data}")
+    return r.data[0].url
+
+
+def speech(chat: ChatDialect) -> str:
+    r = chat.client.audio.speech.create(model="tts-1", voice="alloy", input="hello there")
+    audio = r.content
+    expect(len(audio) > 0, "audio bytes")
+    return f"{len(audio)} bytes"
+
+
+def transcribe(chat: ChatDialect, translate: bool) -> str:
+    audio = ("speech.wav", wav(3), "audio/wav")
+    api = chat.client.audio.translations if translate else chat.client.audio.transcriptions
+    r = api.create(model="whisper-1", file=audio)
+    expect(r.text == "mock transcript", f"the transcript, got {r.text!r}")
+    return r.text
+
+
+def moderate(chat: ChatDialect) -> str:
+    r = chat.client.moderations.create(model="text-moderation-stable", input="hello")
+    expect(len(r.results) == 1, f"one result, got {r.results}")
+    return f"flagged={r.results[0].flagged}"
+
+
+def media(checks: Checks, chat: ChatDialect) -> None:
+    """The other OpenAI endpoints through the openai SDK: images, speech, transcription and
+    translation (a multipart upload), moderations."""
+    checks.run("openai images.generate", image_generate, chat)
+    checks.run("openai audio.speech", speech, chat)
+    checks.run("openai audio.transcriptions", transcribe, chat, False)
+    checks.run("openai audio.translations", transcribe, chat, True)
+    checks.run("openai moderations", moderate, chat)
+
+
 def extras(checks: Checks, chat: ChatDialect, messages: MessagesDialect, geminis: list) -> None:
     """Token counting, embeddings and model lists."""
     for provider in PROVIDERS:
@@ -228,6 +279,7 @@ def main() -> int:
         edge_errors(checks, dialect, make(url, "sk-not-a-key"))
     chat, _, messages, *geminis = dialects
     extras(checks, chat, messages, geminis)
+    media(checks, chat)
     print(f"{checks.passed} passed, {checks.failed} failed", flush=True)
     return 1 if checks.failed else 0
 
