@@ -4,6 +4,7 @@
 //! `/api` (an allow list, see [`forward`]) can be proxied as they are to the control plane,
 //! so one port serves clients and the console; nothing else of the control plane is reachable.
 
+mod admission;
 mod billing_api;
 mod body;
 mod cloud;

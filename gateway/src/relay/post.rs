@@ -12,12 +12,11 @@ use pingora::proxy::Session;
 
 use super::dialect::Call;
 use super::job::Job;
-use super::{Failure, Relay, Trace, body, convert, overrides, respond, sse};
+use super::{Failure, Relay, Trace, admission, body, convert, overrides, respond, sse};
 use crate::billing::{self, StreamBudget};
 use crate::config::{ChannelEntry, Options, Snapshot};
 use crate::edge;
-use crate::error::{BillingError, GatewayError, RouteError, UpstreamError};
-use crate::limits;
+use crate::error::{GatewayError, RouteError, UpstreamError};
 use crate::routing;
 use crate::upstream;
 use adapters::openai::{self, ParsedRequest, Usage};
@@ -147,52 +146,12 @@ pub async fn relay(
     trace.model = model.clone();
     trace.stream = job.stream();
     edge::check_model(&caller, &model)?;
-    match caller.pinned_channel {
-        Some(id) if !snap.channels.get(&id).is_some_and(|c| c.enabled) => {
-            return Err(RouteError::PinnedUnavailable(id).into());
-        }
-        None if snap.tiers(&caller.group, &model).is_empty() => {
-            return Err(RouteError::NoChannel {
-                model,
-                group: caller.group.clone(),
-            }
-            .into());
-        }
-        _ => {}
-    }
-    let price = match billing::price_for(&snap.pricing, &model, &caller.user.group, &caller.group) {
-        // Self-use mode, or a user who accepts it: a model without a price costs nothing.
-        Err(BillingError::NotPriced(_))
-            if snap.options.self_use_mode || caller.user.accept_unpriced =>
-        {
-            billing::Price::Fixed {
-                price: 0.0,
-                group_ratio: 1.0,
-            }
-        }
-        other => other?,
-    };
+    admission::check_routable(snap, &caller, &model)?;
+    let price = admission::price(snap, &caller, &model)?;
     trace.price = Some(price);
     let opts = &snap.options;
-    // Rate limits: refused requests are not charged (nothing is reserved yet).
-    let rules = limits::rules_for(&caller.token, &caller.user, &caller.group, &model, opts);
-    // Dropped on any failure below, which takes back the request's provisional success.
-    let admission = match r.state.limits.admit(&rules, &trace.request_id).await {
-        Ok(admission) => admission,
-        Err(denied) => {
-            r.state
-                .metrics
-                .rate_limited
-                .with_label_values(&[denied.scope.label()])
-                .inc();
-            return Err(denied.into());
-        }
-    };
-    // Held until the answer is done: a user's in-flight requests are capped.
-    let _slot = r
-        .state
-        .concurrency
-        .enter(caller.user.id, opts.concurrency_limit(&caller.user.group))?;
+    // Held until the answer is done; a failure below takes back the provisional success.
+    let admitted = admission::admit(r, snap, &caller, &model, trace).await?;
     // Without max_tokens, the model's completion allowance is reserved.
     let completion = job
         .max_tokens()
@@ -204,38 +163,7 @@ pub async fn relay(
         opts.pre_consumed_tokens,
         opts.quota_per_unit,
     );
-    let mut reservation = match (r.state.fleet.get(), &r.state.carry) {
-        (Some(fleet), _) => {
-            fleet
-                .reserve(
-                    &caller.user,
-                    &caller.token,
-                    snap.version,
-                    pre,
-                    &trace.request_id,
-                )
-                .await?
-        }
-        (None, Some(carry)) => {
-            billing::reserve_carried(
-                &caller.user,
-                &caller.token,
-                snap.version,
-                pre,
-                carry,
-                &trace.request_id,
-            )
-            .map_err(|e| match e {
-                billing::Refused::Billing(e) => e,
-                // Leases are enforced only by a fleet budget, which this gateway has not.
-                billing::Refused::Lease(_) => BillingError::UserQuotaShort {
-                    remaining: 0,
-                    need: pre,
-                },
-            })?
-        }
-        (None, None) => billing::reserve(&caller.user, &caller.token, pre)?,
-    };
+    let mut reservation = admission::reserve(r, snap, &caller, pre, trace).await?;
     let result = {
         let mut budget = StreamBudget::new(
             &mut reservation,
@@ -248,7 +176,9 @@ pub async fn relay(
     match result {
         Ok(outcome) => {
             let used = outcome.usage.prompt_tokens + outcome.usage.completion_tokens;
-            admission.succeeded_with_tokens(u64::try_from(used).unwrap_or(0));
+            admitted
+                .admission
+                .succeeded_with_tokens(u64::try_from(used).unwrap_or(0));
             let q = billing::quota(&price, &outcome.usage, opts.quota_per_unit);
             reservation.settle(q);
             trace.quota = q;

@@ -19,12 +19,11 @@ use pingora::proxy::Session;
 use serde_json::Value;
 
 use super::post::{self, AttemptError, Outcome};
-use super::{Failure, Relay, Trace, body, overrides, respond};
+use super::{Failure, Relay, Trace, admission, body, overrides, respond};
 use crate::billing;
 use crate::config::{ChannelEntry, Snapshot};
 use crate::edge;
-use crate::error::{BillingError, GatewayError, RequestError, RouteError, UpstreamError};
-use crate::limits;
+use crate::error::{GatewayError, RequestError, RouteError, UpstreamError};
 use crate::routing;
 use crate::upstream;
 use adapters::provider::{self, Protocol};
@@ -215,83 +214,20 @@ pub async fn relay(
     let model = job.model.clone();
     trace.model = model.clone();
     edge::check_model(&caller, &model)?;
-    match caller.pinned_channel {
-        Some(id) if !snap.channels.get(&id).is_some_and(|c| c.enabled) => {
-            return Err(RouteError::PinnedUnavailable(id).into());
-        }
-        None if snap.tiers(&caller.group, &model).is_empty() => {
-            return Err(RouteError::NoChannel {
-                model,
-                group: caller.group.clone(),
-            }
-            .into());
-        }
-        _ => {}
-    }
-    let price = match billing::price_for(&snap.pricing, &model, &caller.user.group, &caller.group) {
-        Err(BillingError::NotPriced(_))
-            if snap.options.self_use_mode || caller.user.accept_unpriced =>
-        {
-            billing::Price::Fixed {
-                price: 0.0,
-                group_ratio: 1.0,
-            }
-        }
-        other => other?,
-    };
+    admission::check_routable(snap, &caller, &model)?;
+    let price = admission::price(snap, &caller, &model)?;
     trace.price = Some(price);
     let opts = &snap.options;
-    let rules = limits::rules_for(&caller.token, &caller.user, &caller.group, &model, opts);
-    let admission = match r.state.limits.admit(&rules, &trace.request_id).await {
-        Ok(admission) => admission,
-        Err(denied) => {
-            r.state
-                .metrics
-                .rate_limited
-                .with_label_values(&[denied.scope.label()])
-                .inc();
-            return Err(denied.into());
-        }
-    };
-    let _slot = r
-        .state
-        .concurrency
-        .enter(caller.user.id, opts.concurrency_limit(&caller.user.group))?;
+    let admitted = admission::admit(r, snap, &caller, &model, trace).await?;
     let pre = pre_quota(&price, &job, opts.pre_consumed_tokens, opts.quota_per_unit);
-    let reservation = match (r.state.fleet.get(), &r.state.carry) {
-        (Some(fleet), _) => {
-            fleet
-                .reserve(
-                    &caller.user,
-                    &caller.token,
-                    snap.version,
-                    pre,
-                    &trace.request_id,
-                )
-                .await?
-        }
-        (None, Some(carry)) => billing::reserve_carried(
-            &caller.user,
-            &caller.token,
-            snap.version,
-            pre,
-            carry,
-            &trace.request_id,
-        )
-        .map_err(|e| match e {
-            billing::Refused::Billing(e) => e,
-            billing::Refused::Lease(_) => BillingError::UserQuotaShort {
-                remaining: 0,
-                need: pre,
-            },
-        })?,
-        (None, None) => billing::reserve(&caller.user, &caller.token, pre)?,
-    };
+    let reservation = admission::reserve(r, snap, &caller, pre, trace).await?;
     let mut measure = job.estimate;
     match attempts(r, session, snap, &caller, &job, trace, &mut measure).await {
         Ok(outcome) => {
             let used = outcome.usage.prompt_tokens + outcome.usage.completion_tokens;
-            admission.succeeded_with_tokens(u64::try_from(used).unwrap_or(0));
+            admitted
+                .admission
+                .succeeded_with_tokens(u64::try_from(used).unwrap_or(0));
             let q = price::quota(&price, &measure, opts.quota_per_unit);
             reservation.settle(q);
             trace.quota = q;
