@@ -320,45 +320,14 @@ async fn attempts(
             span.begin_attempt(&channel, trace.endpoint);
         }
         let result = attempt(r, session, snap, &channel, job, trace, measure).await;
-        if let Some(span) = trace.span.as_mut() {
-            let failure = match &result {
-                Ok(_) => None,
-                Err(AttemptError::Upstream(e)) => Some((
-                    e.code(),
-                    match e {
-                        UpstreamError::Status { status, .. } => Some(*status),
-                        _ => None,
-                    },
-                )),
-                Err(AttemptError::Gateway(e)) => Some((e.code(), None)),
-                Err(AttemptError::ClientGone(_)) => Some(("client_gone", None)),
-            };
-            span.end_attempt(&trace.upstream_model, failure);
-        }
+        post::end_attempt_span(trace, &result);
         post::breaker_outcome(&r.state, &channel, trace.key.index, &result);
         match result {
             Ok(outcome) => return Ok(outcome),
             Err(AttemptError::Gateway(e)) => return Err(Failure::Gateway(e)),
             Err(AttemptError::ClientGone(e)) => return Err(Failure::Client(e)),
             Err(AttemptError::Upstream(e)) => {
-                let label = e.code();
-                r.state
-                    .metrics
-                    .upstream_errors
-                    .with_label_values(&[&channel.id.to_string(), label])
-                    .inc();
-                tracing::warn!(request_id = trace.request_id, channel_id = channel.id, code = label, error = %e, "upstream attempt failed");
-                if let Some((status, message)) =
-                    e.channel_failure(crate::usage::ChannelFailure::MAX_MESSAGE)
-                {
-                    trace.channel_failures.push(crate::usage::ChannelFailure {
-                        channel_id: channel.id,
-                        key_index: trace.key.index,
-                        status,
-                        message,
-                    });
-                }
-                let retry = e.retryable(|s| snap.options.retryable.contains(s));
+                let retry = post::note_upstream_failure(r, snap, trace, &channel, &e);
                 last = Some(e);
                 if !retry {
                     break;
