@@ -142,3 +142,38 @@ async fn cohere_reranks_in_the_jina_shape() {
     let record = gw.record(&reply.request_id()).await;
     assert!(record.quota > 0, "billed: {}", record.quota);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deepseek_and_moonshot_cache_hits_bill_at_the_cache_ratio() {
+    let m = mock().await;
+    let spec = "prompt_tokens=1000,cached_tokens=800,chunks=5";
+    let deepseek = typed(
+        1,
+        43,
+        &m.scenario_url(&format!("{spec},cache_usage=deepseek")),
+        &["deepseek-chat"],
+    );
+    let moonshot = typed(
+        2,
+        25,
+        &m.scenario_url(&format!("{spec},cache_usage=moonshot")),
+        &["kimi-k2"],
+    );
+    let mut snap = priced(vec![deepseek, moonshot]);
+    snap["pricing"]["cache_ratio"] = json!({"deepseek-chat": 0.1, "kimi-k2": 0.1});
+    let gw = Gw::start(snap).await;
+    // (1000 - 800) + 800 × 0.1 + 5 completion tokens, model ratio 1.
+    for model in ["deepseek-chat", "kimi-k2"] {
+        for stream in [false, true] {
+            let reply = gw.chat("alice", chat_body(model, stream)).await;
+            assert_eq!(reply.status, 200, "{}", reply.text());
+            let record = gw.record(&reply.request_id()).await;
+            assert_eq!(
+                (record.prompt_tokens, record.completion_tokens, record.quota),
+                (1000, 5, 285),
+                "{model} stream={stream}: {}",
+                record.other
+            );
+        }
+    }
+}
