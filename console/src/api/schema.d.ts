@@ -2725,6 +2725,10 @@ export interface components {
         FetchModelsRequest: {
             base_url?: string;
             key?: string;
+            /** @description The channel's `other` (Azure's api-version, Vertex's region). */
+            other?: string;
+            /** @description The channel's setting JSON (Vertex's key type). */
+            setting?: string;
             /** Format: int64 */
             type?: number;
         };

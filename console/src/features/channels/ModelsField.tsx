@@ -33,7 +33,14 @@ export function ModelsField({ type, channelId }: { type: number; channelId: numb
     if (reportProblem(intl, validateFetchModels(isEdit, key))) return;
     const call = isEdit
       ? fetchSaved(channelId)
-      : fetchUnsaved({ type, key, base_url: normalizeBaseUrl(form.getFieldValue('base_url')) });
+      : fetchUnsaved({
+          type,
+          key,
+          base_url: normalizeBaseUrl(form.getFieldValue('base_url')),
+          // Azure's api-version, Vertex's region and key type shape the upstream's model list.
+          other: form.getFieldValue('other') ?? '',
+          setting: form.getFieldValue('setting') ?? '',
+        });
     const data = await call.unwrap().catch(() => undefined);
     if (data === undefined) return;
     const list = fetchedModelList(data);
