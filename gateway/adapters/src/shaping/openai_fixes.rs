@@ -162,16 +162,28 @@ impl FieldPolicy {
         })
     }
 
-    /// Whether [`Self::apply`] could remove anything from this raw body: a byte search for
-    /// the quoted names of the dropped fields, so bodies without them skip JSON parsing.
+    /// Whether [`Self::apply`] could remove anything from this raw body: one pass over the
+    /// bytes for the quoted names of the dropped fields (most bodies have none), so bodies
+    /// without them skip JSON parsing.
     pub fn may_apply(&self, raw: &[u8]) -> bool {
-        let has = |name: &str| memchr::memmem::find(raw, name.as_bytes()).is_some();
-        (!self.allow_service_tier && has("\"service_tier\""))
-            || (!self.allow_safety_identifier && has("\"safety_identifier\""))
-            || (!self.allow_inference_geo && has("\"inference_geo\""))
-            || (!self.allow_speed && has("\"speed\""))
-            || (self.disable_store && has("\"store\""))
-            || (!self.allow_include_obfuscation && has("\"include_obfuscation\""))
+        let dropped = [
+            !self.allow_service_tier,
+            !self.allow_safety_identifier,
+            !self.allow_inference_geo,
+            !self.allow_speed,
+            self.disable_store,
+            !self.allow_include_obfuscation,
+        ];
+        if !dropped.contains(&true) {
+            return false;
+        }
+        match field_names() {
+            Some(names) => names
+                .find_iter(raw)
+                .any(|m| dropped.get(m.pattern().as_usize()) == Some(&true)),
+            // Not built (it always is): parse the body and let `apply` decide.
+            None => true,
+        }
     }
 
     /// Drops the fields the policy does not allow from a top-level body object; whether
@@ -202,6 +214,26 @@ impl FieldPolicy {
         }
         removed
     }
+}
+
+/// The quoted names the field policy drops, in [`FieldPolicy::may_apply`]'s order, as one
+/// automaton built once.
+fn field_names() -> Option<&'static aho_corasick::AhoCorasick> {
+    static NAMES: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            let names = [
+                "\"service_tier\"",
+                "\"safety_identifier\"",
+                "\"inference_geo\"",
+                "\"speed\"",
+                "\"store\"",
+                "\"include_obfuscation\"",
+            ];
+            aho_corasick::AhoCorasick::new(names).ok()
+        })
+        .as_ref()
 }
 
 #[cfg(test)]
@@ -320,6 +352,32 @@ mod tests {
         assert_eq!(b, json!({"stream_options": {"include_usage": true}}));
         assert!(FieldPolicy::default().may_apply(br#"{"speed": "fast"}"#));
         assert!(!FieldPolicy::default().may_apply(br#"{"store": true, "model": "m"}"#));
+        // Each dropped name is found, and only when the policy drops it.
+        let allowed = FieldPolicy {
+            allow_service_tier: true,
+            allow_safety_identifier: true,
+            allow_inference_geo: true,
+            allow_speed: true,
+            allow_include_obfuscation: true,
+            disable_store: false,
+        };
+        for name in [
+            "service_tier",
+            "safety_identifier",
+            "inference_geo",
+            "speed",
+            "include_obfuscation",
+        ] {
+            let body = format!(r#"{{"model": "m", "{name}": 1}}"#);
+            assert!(FieldPolicy::default().may_apply(body.as_bytes()), "{name}");
+            assert!(!allowed.may_apply(body.as_bytes()), "{name}");
+        }
+        let no_store = FieldPolicy {
+            disable_store: true,
+            ..allowed
+        };
+        assert!(no_store.may_apply(br#"{"store": true}"#));
+        assert!(!no_store.may_apply(br#"{"stored": true}"#));
         let e = FieldPolicy::parse(r#"{"allow_speed": "yes"}"#).unwrap_err();
         assert_eq!(e.code(), "channel_setting_invalid");
     }
