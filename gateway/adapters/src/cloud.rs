@@ -14,8 +14,8 @@ use crate::bedrock::{self, Action, ChannelKey, StreamKind};
 use crate::provider::Protocol;
 use crate::vertex::{self, VertexKey};
 
-/// A request ready to send (POST).
-#[derive(Debug)]
+/// A request ready to send (POST). Its `Debug` names the headers, never their values
+/// (signatures, tokens, keys).
 pub struct CloudRequest {
     pub url: String,
     pub body: Bytes,
@@ -33,6 +33,18 @@ pub struct Call<'a> {
     pub model: &'a str,
     pub stream: bool,
     pub body: Bytes,
+}
+
+impl std::fmt::Debug for CloudRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.headers.iter().map(|(n, _)| *n).collect();
+        f.debug_struct("CloudRequest")
+            .field("url", &self.url)
+            .field("body_len", &self.body.len())
+            .field("headers", &names)
+            .field("event_stream", &self.event_stream)
+            .finish()
+    }
 }
 
 fn unsupported(what: &str) -> ParseError {
@@ -177,6 +189,11 @@ mod tests {
         let names: Vec<_> = r.headers.iter().map(|(n, _)| *n).collect();
         assert!(names.contains(&"authorization") && names.contains(&"x-amz-date"));
         assert_eq!(r.event_stream, Some(StreamKind::Invoke));
+        let shown = format!("{r:?}");
+        assert!(
+            shown.contains("authorization") && !shown.contains("AWS4-HMAC-SHA256"),
+            "{shown}"
+        );
         let call = Call {
             protocol: Protocol::Converse,
             model: "amazon.nova-pro-v1:0",

@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 
-/// The parsed setting of one channel.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The parsed setting of one channel. Its `Debug` hides the proxy's credentials.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct ChannelSetting {
     /// `http://`, `https://` or `socks5://` proxy URL for this channel's upstream calls.
     pub proxy: Option<String>,
@@ -19,6 +19,27 @@ pub struct ChannelSetting {
     pub azure_responses_version: String,
     /// Vertex: `json` (service account) or `api_key`; empty: told by the key's shape.
     pub vertex_key_type: String,
+}
+
+impl std::fmt::Debug for ChannelSetting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `scheme://user:pass@host:port` shows as `scheme://***@host:port`.
+        let proxy =
+            self.proxy
+                .as_deref()
+                .map(|p| match (p.split_once("://"), p.rsplit_once('@')) {
+                    (Some((scheme, _)), Some((_, host))) => format!("{scheme}://***@{host}"),
+                    _ => p.to_owned(),
+                });
+        f.debug_struct("ChannelSetting")
+            .field("proxy", &proxy)
+            .field("system_prompt", &self.system_prompt)
+            .field("system_prompt_override", &self.system_prompt_override)
+            .field("pass_through_body", &self.pass_through_body)
+            .field("azure_responses_version", &self.azure_responses_version)
+            .field("vertex_key_type", &self.vertex_key_type)
+            .finish()
+    }
 }
 
 impl ChannelSetting {
@@ -68,6 +89,12 @@ mod tests {
         assert_eq!(s.azure_responses_version, "2025-04-01-preview");
         assert_eq!(s.vertex_key_type, "api_key");
         assert_eq!(ChannelSetting::parse(""), ChannelSetting::default());
+        let secret = ChannelSetting::parse(r#"{"proxy": "http://user:s3cret@proxy:3128"}"#);
+        let shown = format!("{secret:?}");
+        assert!(
+            shown.contains("http://***@proxy:3128") && !shown.contains("s3cret"),
+            "{shown}"
+        );
         assert_eq!(ChannelSetting::parse("[1]"), ChannelSetting::default());
         assert_eq!(
             ChannelSetting::parse(r#"{"proxy": 5, "system_prompt_override": "yes"}"#),
