@@ -16,27 +16,6 @@ async fn mock() -> mock_provider::MockHandle {
         .unwrap()
 }
 
-/// The last request the mock saw.
-fn last_seen(m: &mock_provider::MockHandle) -> mock_provider::SeenRequest {
-    m.with_stats(|s| {
-        s.requests
-            .last()
-            .cloned()
-            .expect("a request reached the mock")
-    })
-}
-
-/// A snapshot of `channels` with every model of them priced.
-fn priced(channels: Vec<Value>) -> Value {
-    let mut snap = snapshot(channels.clone());
-    for c in &channels {
-        for m in c["models"].as_array().unwrap() {
-            snap["pricing"]["model_ratio"][m.as_str().unwrap()] = json!(1.0);
-        }
-    }
-    snap
-}
-
 fn azure_channel(id: i64, base_url: &str, models: &[&str], other: &str) -> Value {
     let mut c = channel(id, base_url, models, 0, 1);
     c["type"] = json!(3);

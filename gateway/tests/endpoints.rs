@@ -95,11 +95,6 @@ fn q(x: f64) -> i64 {
     x.round() as i64
 }
 
-fn last_seen(m: &mock_provider::MockHandle) -> mock_provider::SeenRequest {
-    m.with_stats(|s| s.requests.last().cloned())
-        .expect("a request")
-}
-
 fn sha256(b: &[u8]) -> String {
     Sha256::digest(b)
         .iter()

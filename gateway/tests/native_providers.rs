@@ -13,29 +13,10 @@ async fn mock() -> mock_provider::MockHandle {
         .unwrap()
 }
 
-fn last_seen(m: &mock_provider::MockHandle) -> mock_provider::SeenRequest {
-    m.with_stats(|s| {
-        s.requests
-            .last()
-            .cloned()
-            .expect("a request reached the mock")
-    })
-}
-
 fn typed(id: i64, kind: i64, base_url: &str, models: &[&str]) -> Value {
     let mut c = channel(id, base_url, models, 0, 1);
     c["type"] = json!(kind);
     c
-}
-
-fn priced(channels: Vec<Value>) -> Value {
-    let mut snap = snapshot(channels.clone());
-    for c in &channels {
-        for m in c["models"].as_array().unwrap() {
-            snap["pricing"]["model_ratio"][m.as_str().unwrap()] = json!(1.0);
-        }
-    }
-    snap
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -423,3 +423,24 @@ impl gateway::usage::UsageSink for CarriedSink {
         Some(self.carry.clone())
     }
 }
+
+/// The last request the mock saw.
+pub fn last_seen(m: &mock_provider::MockHandle) -> mock_provider::SeenRequest {
+    m.with_stats(|s| {
+        s.requests
+            .last()
+            .cloned()
+            .expect("a request reached the mock")
+    })
+}
+
+/// A snapshot of `channels` with every model of them priced (ratio 1).
+pub fn priced(channels: Vec<Value>) -> Value {
+    let mut snap = snapshot(channels.clone());
+    for c in &channels {
+        for m in c["models"].as_array().unwrap() {
+            snap["pricing"]["model_ratio"][m.as_str().unwrap()] = json!(1.0);
+        }
+    }
+    snap
+}
