@@ -260,6 +260,24 @@ pub enum Msg {
         current: i64,
     },
     QuotaEditAmbiguous,
+    OAuthDisabled {
+        provider: &'static str,
+    },
+    OAuthNotConfigured {
+        provider: &'static str,
+    },
+    OAuthStateInvalid,
+    OAuthCodeMissing,
+    OAuthFailed {
+        provider: &'static str,
+    },
+    OAuthAccountTaken {
+        provider: &'static str,
+    },
+    AccountDeleted,
+    TelegramSignatureInvalid,
+    TelegramLoginExpired,
+    LastSignInMethod,
     Internal,
 }
 
@@ -411,6 +429,16 @@ impl Msg {
             Msg::QuotaBeforeRequired => ("to change the quota, send quota_before (the quota the form was loaded with) or quota_delta".into(), "修改额度时请同时提供 quota_before（表单加载时的额度），或使用 quota_delta".into()),
             Msg::QuotaChanged { current } => (format!("the quota changed to {current} after the form was loaded; reload and try again").into(), format!("表单加载后额度已变为 {current}，请刷新后重试").into()),
             Msg::QuotaEditAmbiguous => ("send either a new quota or quota_delta, not both".into(), "请只提供新额度或 quota_delta 其中之一".into()),
+            Msg::OAuthDisabled { provider } => (format!("the administrator has not enabled sign-in and registration with {provider}").into(), format!("管理员未开启通过 {provider} 登录以及注册").into()),
+            Msg::OAuthNotConfigured { provider } => (format!("sign-in with {provider} is not fully configured; contact the administrator").into(), format!("{provider} 登录的配置不完整，请联系管理员").into()),
+            Msg::OAuthStateInvalid => ("the sign-in has expired or was not started in this browser; please start it again".into(), "state 参数无效或已过期，请重新发起登录".into()),
+            Msg::OAuthCodeMissing => ("no authorization code was given".into(), "未提供授权码".into()),
+            Msg::OAuthFailed { provider } => (format!("{provider} did not confirm the sign-in; please try again").into(), format!("{provider} 验证失败，请重试").into()),
+            Msg::OAuthAccountTaken { provider } => (format!("this {provider} account is already bound to another user").into(), format!("该 {provider} 账户已被绑定").into()),
+            Msg::AccountDeleted => ("this account has been deleted".into(), "该账户已注销".into()),
+            Msg::TelegramSignatureInvalid => ("the Telegram login data could not be verified".into(), "Telegram 登录数据校验失败".into()),
+            Msg::TelegramLoginExpired => ("the Telegram login is too old; please sign in again".into(), "Telegram 登录已过期，请重新登录".into()),
+            Msg::LastSignInMethod => ("this is the account's only way to sign in; set a password or bind another account first".into(), "这是账户唯一的登录方式，请先设置密码或绑定其他账户".into()),
             Msg::Internal => ("internal server error, contact the administrator".into(), "服务器内部错误，请联系管理员".into()),
         };
         match lang {

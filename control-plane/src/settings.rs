@@ -14,7 +14,9 @@ fn parse_trusted_proxies(raw: &str) -> Result<TrustedProxies, String> {
 }
 
 mod auth;
+mod oauth;
 pub use auth::{AuthSettings, SecureCookies};
+pub use oauth::OAuthEndpoints;
 
 /// How the server runs: where it listens, which database it owns, how sessions behave. Secrets
 /// are [`Secret`]s (redacted in `Debug`) and their environment values are hidden from `--help`.
@@ -40,6 +42,10 @@ pub struct Settings {
     /// Sign-in protection: attempt limits, the password-hashing pool, `Secure` cookies.
     #[command(flatten, next_help_heading = "Sign-in protection")]
     pub auth: AuthSettings,
+
+    /// Addresses of the GitHub and LinuxDO sign-in endpoints.
+    #[command(flatten, next_help_heading = "Third-party sign-in")]
+    pub oauth: OAuthEndpoints,
 
     /// Proxies in front of the control plane whose `X-Forwarded-For` / `X-Forwarded-Proto`
     /// are believed: CIDRs or addresses, comma-separated. None by default; `make run` trusts
@@ -129,6 +135,7 @@ impl Settings {
             data_dir,
             session_ttl_hours: 1,
             auth: AuthSettings::default(),
+            oauth: OAuthEndpoints::default(),
             console_dir: None,
             setup_token: None,
             encryption_key: Some("test-encryption-key".into()),

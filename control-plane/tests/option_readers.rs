@@ -15,8 +15,6 @@ const PENDING: &[(&str, &str)] = &[
         "WorkerUrl",
         "issue 19: image URLs fetched through the worker",
     ),
-    ("WeChatServerAddress", "issue 19: WeChat sign-in"),
-    ("oidc.well_known", "issue 19: OIDC sign-in"),
     (
         "CheckSensitiveOnCompletionEnabled",
         "issue 19: completion checks",
@@ -30,13 +28,6 @@ const PENDING: &[(&str, &str)] = &[
         "LogChatContentEnabled",
         "issue 19: chat content in log rows",
     ),
-    ("GitHubClientSecret", "issue 19: GitHub sign-in"),
-    ("LinuxDOClientSecret", "issue 19: LinuxDO sign-in"),
-    ("TelegramBotToken", "issue 19: Telegram sign-in"),
-    ("WeChatServerToken", "issue 19: WeChat sign-in"),
-    ("oidc.client_secret", "issue 19: OIDC sign-in"),
-    ("oidc.token_endpoint", "issue 19: OIDC sign-in"),
-    ("oidc.user_info_endpoint", "issue 19: OIDC sign-in"),
     (
         "WorkerValidKey",
         "issue 19: image URLs fetched through the worker",

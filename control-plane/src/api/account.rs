@@ -22,6 +22,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::i18n::Msg;
 use crate::state::AppState;
 use crate::store::logs::{EventLog, LogType};
+use crate::store::users::UserRecord;
 use crate::store::{self, is_unique_violation, now};
 
 /// Sign-in form.
@@ -98,6 +99,25 @@ pub async fn login(
         store::users::set_password_hash(&db.pool, user.id, &fresh).await?;
     }
 
+    let using_default_password =
+        roles::is_root(user.role) && form.password == password::WELL_KNOWN_ROOT_PASSWORD;
+    let message = if using_default_password {
+        Msg::DefaultPasswordWarning.text(lang).into_owned()
+    } else {
+        String::new()
+    };
+    open_session(&state, user, https.0, using_default_password, message).await
+}
+
+/// Signs `user` in: a new session, its cookie, and the user as the reply's data.
+pub(super) async fn open_session(
+    state: &AppState,
+    mut user: UserRecord,
+    over_https: bool,
+    using_default_password: bool,
+    message: String,
+) -> ApiResult<Response> {
+    let db = state.db();
     let cookie_value = secrets::random_alphanumeric(48);
     let ttl = state.settings().session_ttl().as_secs();
     let now = now();
@@ -110,15 +130,6 @@ pub async fn login(
     )
     .await?;
     store::users::touch_login(db, user.id, now).await?;
-
-    let using_default_password =
-        roles::is_root(user.role) && form.password == password::WELL_KNOWN_ROOT_PASSWORD;
-    let message = if using_default_password {
-        Msg::DefaultPasswordWarning.text(lang).into_owned()
-    } else {
-        String::new()
-    };
-    let mut user = user;
     user.last_login_at = now;
     let body = ok_with_message(
         LoginView {
@@ -128,12 +139,12 @@ pub async fn login(
         message,
     );
     let mut response = body.into_response();
-    response.headers_mut().insert(
+    response.headers_mut().append(
         header::SET_COOKIE,
         session_set_cookie(
             &cookie_value,
             ttl,
-            state.settings().auth.secure_cookies.secure(https.0),
+            state.settings().auth.secure_cookies.secure(over_https),
         ),
     );
     Ok(response)
@@ -229,12 +240,6 @@ pub async fn register(
         code => store::users::find_by_aff_code(db, code).await?,
     };
     let hash = state.passwords().hash(form.password.clone()).await?;
-    let new_user_quota = options.i64("QuotaForNewUser");
-    let invitee_bonus = if inviter.is_some() {
-        options.i64("QuotaForInvitee")
-    } else {
-        0
-    };
 
     let mut tx = db.pool.begin().await?;
     if let Some(code_hash) = &verified_code
@@ -243,26 +248,62 @@ pub async fn register(
     {
         return Err(ApiError::Rejected(Msg::VerificationCodeInvalid));
     }
-    let new_user = store::users::NewUser {
+    let account = NewAccount {
         username,
         password_hash: &hash,
         display_name: username,
-        role: ROLE_COMMON,
         email: if verified_code.is_some() { &email } else { "" },
-        group: "default",
-        quota: new_user_quota.saturating_add(invitee_bonus),
-        inviter_id: inviter.as_ref().map_or(0, |i| i.id),
-        created_at: now(),
+        inviter: inviter.as_ref(),
     };
-    let id = match store::users::insert(&mut *tx, &new_user).await {
+    match create_account(&mut tx, &options, &account).await {
         Err(err) if is_unique_violation(&err) => {
             return Err(ApiError::Rejected(Msg::UsernameTaken));
         }
         other => other?,
     };
+    tx.commit().await?;
+    Ok(done())
+}
+
+/// What a new account starts with.
+pub(super) struct NewAccount<'a> {
+    pub username: &'a str,
+    /// Empty for an account that signs in only through a third party.
+    pub password_hash: &'a str,
+    pub display_name: &'a str,
+    pub email: &'a str,
+    pub inviter: Option<&'a UserRecord>,
+}
+
+/// Creates a user in `tx` with the new-user gift, the invitee bonus and the inviter's reward
+/// (each logged); returns its id. A taken username is a unique violation.
+pub(super) async fn create_account(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    options: &crate::domain::options::Options,
+    account: &NewAccount<'_>,
+) -> Result<i64, sqlx::Error> {
+    let new_user_quota = options.i64("QuotaForNewUser");
+    let invitee_bonus = if account.inviter.is_some() {
+        options.i64("QuotaForInvitee")
+    } else {
+        0
+    };
+    let username = account.username;
+    let new_user = store::users::NewUser {
+        username,
+        password_hash: account.password_hash,
+        display_name: account.display_name,
+        role: ROLE_COMMON,
+        email: account.email,
+        group: "default",
+        quota: new_user_quota.saturating_add(invitee_bonus),
+        inviter_id: account.inviter.map_or(0, |i| i.id),
+        created_at: now(),
+    };
+    let id = store::users::insert(&mut **tx, &new_user).await?;
     if new_user_quota > 0 {
         store::logs::insert_event(
-            &mut *tx,
+            &mut **tx,
             EventLog {
                 user_id: id,
                 username,
@@ -273,10 +314,10 @@ pub async fn register(
         )
         .await?;
     }
-    if let Some(inviter) = &inviter {
+    if let Some(inviter) = account.inviter {
         if invitee_bonus > 0 {
             store::logs::insert_event(
-                &mut *tx,
+                &mut **tx,
                 EventLog {
                     user_id: id,
                     username,
@@ -288,10 +329,9 @@ pub async fn register(
             .await?;
         }
         let reward = options.i64("QuotaForInviter").max(0);
-        store::users::reward_inviter(&mut *tx, inviter.id, reward).await?;
+        store::users::reward_inviter(&mut **tx, inviter.id, reward).await?;
     }
-    tx.commit().await?;
-    Ok(done())
+    Ok(id)
 }
 
 /// Domain whitelist and alias rules for an email address.

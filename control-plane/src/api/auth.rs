@@ -104,13 +104,18 @@ pub async fn authenticate(headers: &HeaderMap, state: &AppState) -> Result<Calle
 
 /// The value of the session cookie, if sent.
 pub fn session_cookie(headers: &HeaderMap) -> Option<String> {
+    cookie_value(headers, SESSION_COOKIE)
+}
+
+/// The value of the cookie `name`, if sent and not empty.
+pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
+        .find(|(n, _)| *n == name)
         .map(|(_, value)| value.to_string())
         .filter(|v| !v.is_empty())
 }

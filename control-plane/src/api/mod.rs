@@ -16,6 +16,7 @@ pub mod gate;
 pub mod gateways;
 pub mod logs;
 pub mod me;
+pub mod oauth;
 pub mod options;
 pub mod pricing;
 pub mod redemptions;
@@ -149,6 +150,13 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(wallet::update_setting))
         .routes(routes!(verification::send_verification_code))
         .routes(routes!(verification::bind_email))
+        .routes(routes!(oauth::get_state))
+        .routes(routes!(oauth::callback))
+        .routes(routes!(oauth::wechat_login))
+        .routes(routes!(oauth::wechat_bind))
+        .routes(routes!(oauth::telegram_login))
+        .routes(routes!(oauth::telegram_bind))
+        .routes(routes!(oauth::unbind))
         .routes(routes!(verification::send_reset_link))
         .routes(routes!(verification::reset_password))
         .routes(routes!(gateways::list_gateways))

@@ -22,6 +22,9 @@ pub enum Action {
     ResetConfirm,
     /// `POST /api/user/topup` (redeems a code); only failures count.
     Redeem,
+    /// Third-party sign-in and binding (`/api/oauth/*`: each makes calls to the provider);
+    /// only failures count.
+    OAuth,
 }
 
 impl Action {
@@ -35,6 +38,7 @@ impl Action {
             Action::ResetRequest => "reset_request",
             Action::ResetConfirm => "reset_confirm",
             Action::Redeem => "redeem",
+            Action::OAuth => "oauth",
         }
     }
 
@@ -43,7 +47,11 @@ impl Action {
     pub fn counts_failures_only(self) -> bool {
         matches!(
             self,
-            Action::Login | Action::CheckCode | Action::ResetConfirm | Action::Redeem
+            Action::Login
+                | Action::CheckCode
+                | Action::ResetConfirm
+                | Action::Redeem
+                | Action::OAuth
         )
     }
 }

@@ -5,6 +5,7 @@ pub mod channel_keys;
 pub mod channels;
 pub mod crypto;
 pub mod limits;
+pub mod oauth;
 pub mod options;
 pub mod password;
 pub mod payment;

@@ -89,6 +89,21 @@ impl Guard {
     pub fn permits(&self, ip: IpAddr) -> bool {
         is_public(ip) || self.allow.trusts(ip)
     }
+
+    /// Addresses an operator allowed explicitly.
+    pub fn allowed_internal(&self, ip: IpAddr) -> bool {
+        self.allow.trusts(ip)
+    }
+}
+
+/// Largest answer body read from a user-configured address.
+const ANSWER_MAX: usize = 256 * 1024;
+
+/// A JSON answer from a user-configured address, whatever its status.
+#[derive(Debug)]
+pub struct JsonAnswer {
+    pub status: u16,
+    pub body: serde_json::Value,
 }
 
 /// Resolves names and keeps only the addresses the guard permits.
@@ -182,6 +197,57 @@ impl Outbound {
         Ok(parsed)
     }
 
+    /// Checks a URL of a sign-in provider or service an operator configured: like [`check`],
+    /// and plain `http://` is also accepted when the host is written as an address inside a
+    /// network the operator allowed (a provider on the private network without TLS).
+    ///
+    /// [`check`]: Outbound::check
+    pub fn check_endpoint(&self, url: &str) -> Result<reqwest::Url, OutboundError> {
+        let parsed = reqwest::Url::parse(url).map_err(|e| OutboundError::Url(e.to_string()))?;
+        if parsed.scheme() == "http" {
+            let literal = parsed.host_str().and_then(|h| {
+                h.trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .parse::<IpAddr>()
+                    .ok()
+            });
+            return match literal {
+                Some(ip) if self.guard.allowed_internal(ip) => Ok(parsed),
+                _ => Err(OutboundError::NotHttps),
+            };
+        }
+        self.check(url)
+    }
+
+    /// Sends a request built on the guarded client to a URL [`check_endpoint`] accepted, and
+    /// reads a JSON answer of at most 256 KiB (non-JSON answers read as `null`).
+    ///
+    /// [`check_endpoint`]: Outbound::check_endpoint
+    pub async fn call_json(
+        &self,
+        build: impl FnOnce(&reqwest::Client) -> reqwest::RequestBuilder,
+    ) -> Result<JsonAnswer, OutboundError> {
+        let mut response = build(&self.client)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .send()
+            .await
+            .map_err(|e| OutboundError::Http(error_chain(&e)))?;
+        let status = response.status().as_u16();
+        let mut body = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| OutboundError::Http(error_chain(&e)))?
+        {
+            if body.len() + chunk.len() > ANSWER_MAX {
+                return Err(OutboundError::Http("answer too large".to_owned()));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        let body = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
+        Ok(JsonAnswer { status, body })
+    }
+
     /// POSTs `body` as JSON to `url`, with `bearer` as `Authorization: Bearer …` when given;
     /// a 2xx answer is success.
     pub async fn post_json(
@@ -195,21 +261,27 @@ impl Outbound {
         if let Some(token) = bearer.filter(|t| !t.is_empty()) {
             request = request.bearer_auth(token);
         }
-        let response = request.send().await.map_err(|e| {
-            let mut text = e.to_string();
-            let mut source = std::error::Error::source(&e);
-            while let Some(s) = source {
-                text = format!("{text}: {s}");
-                source = s.source();
-            }
-            OutboundError::Http(text)
-        })?;
+        let response = request
+            .send()
+            .await
+            .map_err(|e| OutboundError::Http(error_chain(&e)))?;
         let status = response.status().as_u16();
         if !(200..300).contains(&status) {
             return Err(OutboundError::Status(status));
         }
         Ok(())
     }
+}
+
+/// An error and its causes on one line.
+fn error_chain(e: &reqwest::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text = format!("{text}: {s}");
+        source = s.source();
+    }
+    text
 }
 
 #[cfg(test)]

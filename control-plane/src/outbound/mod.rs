@@ -5,5 +5,6 @@
 pub mod cloud;
 pub mod guard;
 pub mod mail;
+pub mod oauth;
 pub mod providers;
 pub mod turnstile;

@@ -157,6 +157,53 @@ where
     Ok(())
 }
 
+/// The user (deleted or not) bound to a third-party account.
+pub async fn find_by_binding(
+    db: &Db,
+    provider: crate::domain::oauth::Provider,
+    provider_id: &str,
+) -> Result<Option<UserRecord>, sqlx::Error> {
+    use crate::domain::oauth::Provider;
+    let sql = match provider {
+        Provider::GitHub => select_users!("WHERE github_id = $1 ORDER BY id LIMIT 1"),
+        Provider::Oidc => select_users!("WHERE oidc_id = $1 ORDER BY id LIMIT 1"),
+        Provider::LinuxDo => select_users!("WHERE linux_do_id = $1 ORDER BY id LIMIT 1"),
+        Provider::WeChat => select_users!("WHERE wechat_id = $1 ORDER BY id LIMIT 1"),
+        Provider::Telegram => select_users!("WHERE telegram_id = $1 ORDER BY id LIMIT 1"),
+    };
+    sqlx::query_as::<_, UserRecord>(sql)
+        .bind(provider_id)
+        .fetch_optional(&db.pool)
+        .await
+}
+
+/// Binds a third-party account to a user (or unbinds it with an empty id). Fails with a unique
+/// violation when another user holds that id.
+pub async fn set_binding<'e, E>(
+    executor: E,
+    id: i64,
+    provider: crate::domain::oauth::Provider,
+    provider_id: &str,
+) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    use crate::domain::oauth::Provider;
+    let sql = match provider {
+        Provider::GitHub => "UPDATE users SET github_id = $1 WHERE id = $2",
+        Provider::Oidc => "UPDATE users SET oidc_id = $1 WHERE id = $2",
+        Provider::LinuxDo => "UPDATE users SET linux_do_id = $1 WHERE id = $2",
+        Provider::WeChat => "UPDATE users SET wechat_id = $1 WHERE id = $2",
+        Provider::Telegram => "UPDATE users SET telegram_id = $1 WHERE id = $2",
+    };
+    sqlx::query(sql)
+        .bind(provider_id)
+        .bind(id)
+        .execute(executor)
+        .await?;
+    Ok(())
+}
+
 /// Whether any account (deleted ones included) uses `username`, other than `except_id`.
 pub async fn username_taken(
     db: &Db,

@@ -3,7 +3,8 @@
 //! OpenAI Responses, Anthropic Messages, Google Gemini, AWS Bedrock (Claude invoke and
 //! Converse, SigV4-verified), Google Vertex AI (Gemini and Claude models, with Google's
 //! service-account token endpoint), Ollama's native API (NDJSON streams) and Cohere v2
-//! (chat and rerank), JSON and streams, with
+//! (chat and rerank), JSON and streams, and the sign-in providers of the console (OAuth2,
+//! OpenID Connect, the WeChat server), with
 //! scenarios (status, time to first byte, chunk delay, mid-stream cut, malformed JSON,
 //! usage on/off, tool calls, thinking, cache usage), request checks like the real
 //! services, and call counting, for tests and benchmarks.
@@ -33,6 +34,7 @@ mod responses;
 mod responses_check;
 mod responses_stream;
 mod scenario;
+mod sign_in;
 mod sigv4_check;
 mod sse;
 mod vertex;
@@ -143,6 +145,11 @@ pub struct Stats {
     /// Issued tokens and the accepted audience.
     #[serde(skip)]
     pub(crate) oauth: google_oauth::OAuthState,
+    /// Requests to the sign-in providers' stand-in, per path.
+    pub sign_in_calls: HashMap<String, u64>,
+    /// The sign-in providers' stand-in: registered client, codes, tokens.
+    #[serde(skip)]
+    pub(crate) sign_in: sign_in::SignInState,
 }
 
 /// Shared, lockable stats.
@@ -599,6 +606,17 @@ async fn handle(
             ));
         }
     };
+    if sign_in::owns(&path) {
+        *lock(&stats).sign_in_calls.entry(path.clone()).or_default() += 1;
+        return Ok(sign_in::handle(
+            &parts.method,
+            &path,
+            query.as_deref(),
+            &parts.headers,
+            &body,
+            &stats,
+        ));
+    }
     let dialect = Dialect::of(&path);
     if dialect == Dialect::Token {
         lock(&stats).token_calls += 1;
