@@ -36,19 +36,6 @@ const PENDING: &[(&str, &str)] = &[
     ("MjActionCheckSuccessEnabled", "issue 20: Midjourney tasks"),
     ("MjForwardUrlEnabled", "issue 20: Midjourney tasks"),
     ("MjModeClearEnabled", "issue 20: Midjourney tasks"),
-    (
-        "claude.model_headers_settings",
-        "issue 17: per-model request shaping",
-    ),
-    (
-        "gemini.models_supported_thinking_budget",
-        "issue 17: Gemini thinking budgets",
-    ),
-    (
-        "gemini.supported_imagine_models",
-        "issue 17: Gemini image models",
-    ),
-    ("gemini.version_settings", "issue 17: Gemini API versions"),
 ];
 
 /// The Rust sources of both planes, but the options module itself (its registry, and its

@@ -80,6 +80,7 @@ fn encode_everywhere(req: &ir::Request) {
         let _ = convert::encode_request(protocol, req, "upstream-model", EncodeOptions::default());
         let with_safety = EncodeOptions {
             gemini_safety: Some(&safety),
+            gemini_image_output: false,
         };
         let _ = convert::encode_request(protocol, req, &req.model, with_safety);
     }

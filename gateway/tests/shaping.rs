@@ -307,3 +307,100 @@ async fn rules_that_cannot_apply_fail_over_and_return_error_refuses() {
     );
     assert_eq!(m.calls("refusing"), 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_and_gemini_provider_options_reach_the_upstream() {
+    let m = mock().await;
+    let mut claude = channel(1, &m.scenario_url("tag=c,record=1"), &["claude-x"], 0, 1);
+    claude["type"] = json!(14);
+    let mut gemini = channel(
+        2,
+        &m.scenario_url("tag=g,record=1"),
+        &[
+            "gemini-img",
+            "gemini-plain-thinking-512",
+            "gemini-budget-thinking-512",
+        ],
+        0,
+        1,
+    );
+    gemini["type"] = json!(24);
+    let mut s = snap(vec![claude, gemini]);
+    for model in [
+        "claude-x",
+        "gemini-img",
+        "gemini-plain",
+        "gemini-budget",
+        "gemini-plain-thinking-512",
+        "gemini-budget-thinking-512",
+    ] {
+        s["pricing"]["model_ratio"][model] = json!(1.0);
+    }
+    s["options"]["claude_model_headers"] =
+        json!({"claude-x": {"headers": {"anthropic-beta": "output-128k-2025-02-19"}}});
+    s["options"]["gemini_versions"] = json!({"default": "v1alpha", "gemini-img": "v1"});
+    s["options"]["gemini_image_models"] = json!(["gemini-img"]);
+    s["options"]["gemini_thinking_budget_models"] = json!(["gemini-budget"]);
+    s["options"]["gemini_thinking_adapter"] = json!(true);
+    let gw = Gw::start(s).await;
+
+    // Claude: the model's headers, added to the client's own anthropic-beta.
+    let reply = gw.chat("alice", chat_body("claude-x", false)).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(
+        received(&m, "c").1["anthropic-beta"],
+        "output-128k-2025-02-19"
+    );
+    let body = json!({"model": "claude-x", "max_tokens": 16,
+                      "messages": [{"role": "user", "content": "hi"}]});
+    let reply = send(
+        "POST",
+        &gw.url("/v1/messages"),
+        &[
+            ("x-api-key", "sk-alice"),
+            ("content-type", "application/json"),
+            ("anthropic-version", "2023-06-01"),
+            ("anthropic-beta", "tools-2024-04-04"),
+        ],
+        bytes::Bytes::from(body.to_string()),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(
+        received(&m, "c").1["anthropic-beta"],
+        "tools-2024-04-04,output-128k-2025-02-19"
+    );
+
+    // Gemini: the API version per model, image output for the drawing model.
+    let reply = gw.chat("alice", chat_body("gemini-img", false)).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let last = seen(&m, "g").pop().unwrap();
+    assert_eq!(last.path, "/v1/models/gemini-img:generateContent");
+    assert_eq!(
+        last.body.unwrap()["generationConfig"]["responseModalities"],
+        json!(["TEXT", "IMAGE"])
+    );
+    // A thinking budget only for the models that take one.
+    let reply = gw
+        .chat("alice", chat_body("gemini-plain-thinking-512", false))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let last = seen(&m, "g").pop().unwrap();
+    assert_eq!(last.path, "/v1alpha/models/gemini-plain:generateContent");
+    let body = last.body.unwrap();
+    assert_eq!(
+        body["generationConfig"]["thinkingConfig"],
+        json!({"includeThoughts": true}),
+        "{body}"
+    );
+    assert!(body["generationConfig"].get("responseModalities").is_none());
+    let reply = gw
+        .chat("alice", chat_body("gemini-budget-thinking-512", false))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let body = seen(&m, "g").pop().unwrap().body.unwrap();
+    assert_eq!(
+        body["generationConfig"]["thinkingConfig"]["thinkingBudget"],
+        512
+    );
+}

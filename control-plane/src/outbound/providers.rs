@@ -31,6 +31,7 @@ impl Upstream<'_> {
             base_url: self.base_url,
             other: self.other,
             responses_version: "",
+            gemini_version: "",
         }
     }
 }

@@ -232,6 +232,10 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         hide_upstream_error: o.bool("global.hide_upstream_error_enabled"),
         self_use_mode: o.bool("SelfUseModeEnabled"),
         pass_through_request: o.bool("global.pass_through_request_enabled"),
+        claude_model_headers: model_headers(o),
+        gemini_versions: string_map(o.get("gemini.version_settings")),
+        gemini_image_models: string_list(o, "gemini.supported_imagine_models"),
+        gemini_thinking_budget_models: string_list(o, "gemini.models_supported_thinking_budget"),
         stream_ping_seconds: if o.bool("general_setting.ping_interval_enabled") {
             u32::try_from(o.i64("general_setting.ping_interval_seconds").max(1)).unwrap_or(60)
         } else {
@@ -251,6 +255,61 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
             Vec::new()
         },
         ..Default::default()
+    }
+}
+
+/// `claude.model_headers_settings`: `{"model": {"header": "value" or ["v1", "v2"]}}`; header
+/// names or values that could not go on the wire, and the credentials' own headers, are dropped.
+fn model_headers(o: &Options) -> HashMap<String, pb::HeaderSet> {
+    const RESERVED: [&str; 5] = [
+        "authorization",
+        "x-api-key",
+        "host",
+        "content-length",
+        "content-type",
+    ];
+    let serde_json::Value::Object(models) = o.json("claude.model_headers_settings") else {
+        return HashMap::new();
+    };
+    models
+        .into_iter()
+        .filter_map(|(model, headers)| {
+            let headers: HashMap<String, String> = headers
+                .as_object()?
+                .iter()
+                .filter_map(|(name, value)| {
+                    let value = match value {
+                        serde_json::Value::String(s) => s.clone(),
+                        serde_json::Value::Array(items) => items
+                            .iter()
+                            .filter_map(serde_json::Value::as_str)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        _ => return None,
+                    };
+                    let name = name.trim().to_ascii_lowercase();
+                    let valid = http::HeaderName::from_bytes(name.as_bytes()).is_ok()
+                        && http::HeaderValue::from_str(&value).is_ok()
+                        && !RESERVED.contains(&name.as_str());
+                    valid.then_some((name, value))
+                })
+                .collect();
+            (!headers.is_empty()).then_some((model, pb::HeaderSet { headers }))
+        })
+        .collect()
+}
+
+/// A JSON array option's strings.
+fn string_list(o: &Options, key: &str) -> Vec<String> {
+    match o.json(key) {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .filter_map(serde_json::Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -432,5 +491,38 @@ mod tests {
         let ratios = group_group_ratio(&options);
         assert_eq!(ratios["vip"].ratios.get("default"), Some(&0.5));
         assert!(!ratios["vip"].ratios.contains_key("bad"));
+    }
+
+    #[test]
+    fn claude_model_headers_keep_only_what_can_go_on_the_wire() {
+        let options = Options::from_stored(
+            [
+                (
+                    "claude.model_headers_settings".to_owned(),
+                    r#"{"claude-x": {"anthropic-beta": ["a-1", "b-2"], "X-Api-Key": "stolen",
+                        "bad name": "v", "x-ok": "fine", "x-nl": "a\nb", "x-num": 3},
+                        "claude-empty": {"authorization": "x"}, "claude-bad": 7}"#
+                        .to_owned(),
+                ),
+                (
+                    "gemini.supported_imagine_models".to_owned(),
+                    r#"["gemini-img", " ", 3]"#.to_owned(),
+                ),
+            ]
+            .into(),
+        );
+        let headers = model_headers(&options);
+        assert_eq!(headers.len(), 1, "{headers:?}");
+        let set = &headers["claude-x"].headers;
+        assert_eq!(
+            set.get("anthropic-beta").map(String::as_str),
+            Some("a-1, b-2")
+        );
+        assert_eq!(set.get("x-ok").map(String::as_str), Some("fine"));
+        assert_eq!(set.len(), 2, "{set:?}");
+        assert_eq!(
+            string_list(&options, "gemini.supported_imagine_models"),
+            vec!["gemini-img"]
+        );
     }
 }

@@ -282,6 +282,7 @@ fn requests(c: &mut Criterion<ThreadCpu>) {
     let no_safety = HashMap::new();
     let safety = EncodeOptions {
         gemini_safety: Some(&no_safety),
+        gemini_image_output: false,
     };
     g.bench_function("same-dialect openai: parse_request + upstream_body", |b| {
         b.iter(|| {

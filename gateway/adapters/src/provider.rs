@@ -215,6 +215,8 @@ pub struct Site<'a> {
     pub other: &'a str,
     /// Azure: the Responses API version (the channel setting `azure_responses_version`).
     pub responses_version: &'a str,
+    /// Gemini: the API version in the URL (`gemini.version_settings`); empty: `v1beta`.
+    pub gemini_version: &'a str,
 }
 
 impl<'a> Site<'a> {
@@ -225,6 +227,7 @@ impl<'a> Site<'a> {
             base_url,
             other: "",
             responses_version: "",
+            gemini_version: "",
         }
     }
 
@@ -338,11 +341,16 @@ impl GeminiMethod {
     }
 }
 
-/// The URL of a Gemini call on `model` (API version `v1beta`).
+/// The URL of a Gemini call on `model` (API version `v1beta` unless the site names another).
 pub fn gemini_url(site: &Site<'_>, model: &str, method: GeminiMethod) -> String {
+    let version = match site.gemini_version.trim() {
+        "" => "v1beta",
+        v => v,
+    };
     format!(
-        "{}/v1beta/models/{}{}",
+        "{}/{}/models/{}{}",
         site.base(),
+        path_segment(version),
         path_segment(model),
         method.suffix()
     )

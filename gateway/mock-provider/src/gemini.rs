@@ -37,7 +37,10 @@ impl<'a> Route<'a> {
 
 /// Parses a Gemini path (any prefix before `/v1beta/models` or `/v1/models/…:method`).
 pub(crate) fn route(path: &str) -> Option<Route<'_>> {
-    let name = match path.split_once("/v1beta/models") {
+    let beta = path
+        .split_once("/v1beta/models")
+        .or_else(|| path.split_once("/v1alpha/models"));
+    let name = match beta {
         Some((_, "" | "/")) => return Some(Route::List),
         Some((_, tail)) => tail.strip_prefix('/')?,
         // Under `/v1`, only calls: `GET /v1/models` is OpenAI's list.

@@ -112,6 +112,7 @@ impl ChannelEntry {
             base_url: &self.base_url,
             other: &self.other,
             responses_version: &self.setting.azure_responses_version,
+            gemini_version: "",
         }
     }
 }
@@ -248,9 +249,41 @@ pub struct ProviderOptions {
     pub gemini_safety_settings: HashMap<String, String>,
     pub gemini_thinking_adapter: bool,
     pub gemini_thinking_budget_share: f64,
+    /// Extra headers of Claude requests, by upstream model.
+    pub claude_model_headers: HashMap<String, Vec<(http::HeaderName, http::HeaderValue)>>,
+    /// Gemini API version by model ("default" for the rest).
+    pub gemini_versions: HashMap<String, String>,
+    /// Gemini models asked for image output.
+    pub gemini_image_models: Vec<String>,
+    /// Gemini models that take a thinking budget (empty: every model).
+    pub gemini_thinking_budget_models: Vec<String>,
 }
 
 impl ProviderOptions {
+    /// The Gemini API version for `model` (`v1beta` unless configured).
+    pub fn gemini_version(&self, model: &str) -> &str {
+        self.gemini_versions
+            .get(model)
+            .or_else(|| self.gemini_versions.get("default"))
+            .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
+            .unwrap_or("v1beta")
+    }
+
+    /// Whether `model` should answer with images too.
+    pub fn gemini_image_output(&self, model: &str) -> bool {
+        self.gemini_image_models.iter().any(|m| m == model)
+    }
+
+    /// Whether `model` takes a thinking budget.
+    pub fn gemini_takes_budget(&self, model: &str) -> bool {
+        self.gemini_thinking_budget_models.is_empty()
+            || self
+                .gemini_thinking_budget_models
+                .iter()
+                .any(|m| m == model)
+    }
+
     /// Claude's max_tokens for `model` when the client gave none.
     pub fn claude_max_tokens(&self, model: &str) -> i64 {
         self.claude_default_max_tokens
@@ -260,6 +293,15 @@ impl ProviderOptions {
             .filter(|n| *n > 0)
             .unwrap_or(8192)
     }
+}
+
+/// An API version that can go into a URL path: `v1`, `v1beta`, `v1alpha`, … (letters, digits,
+/// dots, dashes).
+fn valid_api_version(v: &str) -> bool {
+    !v.is_empty()
+        && v.len() <= 32
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
 }
 
 fn share_or(share: f64, default: f64) -> f64 {
@@ -351,6 +393,31 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
             gemini_safety_settings: o.gemini_safety_settings.clone(),
             gemini_thinking_adapter: o.gemini_thinking_adapter,
             gemini_thinking_budget_share: share_or(o.gemini_thinking_budget_share, 0.6),
+            claude_model_headers: o
+                .claude_model_headers
+                .iter()
+                .map(|(model, set)| {
+                    let headers = set
+                        .headers
+                        .iter()
+                        .filter_map(|(n, v)| {
+                            Some((
+                                http::HeaderName::from_bytes(n.as_bytes()).ok()?,
+                                http::HeaderValue::from_str(v).ok()?,
+                            ))
+                        })
+                        .collect();
+                    (model.clone(), headers)
+                })
+                .collect(),
+            gemini_versions: o
+                .gemini_versions
+                .iter()
+                .filter(|(_, v)| valid_api_version(v))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            gemini_image_models: o.gemini_image_models.clone(),
+            gemini_thinking_budget_models: o.gemini_thinking_budget_models.clone(),
         },
     })
 }

@@ -30,6 +30,13 @@ fn gateway(e: impl Into<GatewayError>) -> AttemptError {
     AttemptError::Gateway(e.into())
 }
 
+/// The channel's site, with the Gemini API version configured for `model`.
+fn site<'a>(channel: &'a ChannelEntry, snap: &'a Snapshot, model: &str) -> provider::Site<'a> {
+    let mut site = channel.site();
+    site.gemini_version = snap.options.providers.gemini_version(model);
+    site
+}
+
 /// What goes upstream for one attempt.
 struct Outgoing {
     url: String,
@@ -50,13 +57,15 @@ fn converted(
     upstream_model: &str,
 ) -> Result<Outgoing, AttemptError> {
     let model = shape::for_channel(&mut req, protocol, upstream_model, &snap.options.providers);
+    let providers = &snap.options.providers;
     let opts = EncodeOptions {
-        gemini_safety: Some(&snap.options.providers.gemini_safety_settings),
+        gemini_safety: Some(&providers.gemini_safety_settings),
+        gemini_image_output: protocol == Protocol::Gemini && providers.gemini_image_output(&model),
     };
     let body = convert::encode_request(protocol, &req, &model, opts)
         .map_err(|e| UpstreamError::Build(e.to_string()))?;
     Ok(Outgoing {
-        url: provider::chat_url(&channel.site(), &model, req.stream),
+        url: provider::chat_url(&site(channel, snap, &model), &model, req.stream),
         body: Bytes::from(body),
         model,
         passthrough: false,
@@ -92,7 +101,11 @@ fn dialect_outgoing(
             body()?,
         ),
         Dialect::Gemini => (
-            provider::chat_url(&channel.site(), upstream_model, job.ir.stream),
+            provider::chat_url(
+                &site(channel, snap, upstream_model),
+                upstream_model,
+                job.ir.stream,
+            ),
             job.raw.clone(),
         ),
         // OpenAI chat to an OpenAI channel never comes here.
@@ -112,6 +125,7 @@ fn dialect_outgoing(
 fn embed_outgoing(
     channel: &ChannelEntry,
     protocol: Protocol,
+    snap: &Snapshot,
     job: &EmbedJob,
     upstream_model: &str,
 ) -> Result<Outgoing, AttemptError> {
@@ -126,7 +140,11 @@ fn embed_outgoing(
                 GeminiMethod::Embed
             };
             Ok(Outgoing {
-                url: provider::gemini_url(&channel.site(), upstream_model, method),
+                url: provider::gemini_url(
+                    &site(channel, snap, upstream_model),
+                    upstream_model,
+                    method,
+                ),
                 body: job.raw.clone(),
                 model: upstream_model.to_owned(),
                 passthrough: true,
@@ -165,7 +183,11 @@ fn openai_outgoing(
         let gemini =
             gemini::openai_embeddings_request_to_gemini(upstream_model, &body).map_err(gateway)?;
         return Ok(Outgoing {
-            url: provider::gemini_url(&channel.site(), upstream_model, GeminiMethod::BatchEmbed),
+            url: provider::gemini_url(
+                &site(channel, snap, upstream_model),
+                upstream_model,
+                GeminiMethod::BatchEmbed,
+            ),
             body: Bytes::from(gemini.to_string()),
             model: upstream_model.to_owned(),
             passthrough: false,
@@ -235,12 +257,45 @@ fn apply_rules(
         out.url = if dialect == BodyDialect::OpenAiResponses {
             provider::upstream_url(&channel.site(), "/v1/responses", &model)
         } else {
-            provider::chat_url(&channel.site(), &model, job.stream())
+            provider::chat_url(&site(channel, snap, &model), &model, job.stream())
         };
         trace.upstream_model = model.clone();
         out.model = model;
     }
     Ok(shaped.header_edits)
+}
+
+/// The `claude.model_headers_settings` headers of the upstream model (else of the model the
+/// client named); `anthropic-beta` values are added to the client's, other headers replace.
+fn model_headers(
+    request: &mut http::Request<upstream::Chunks>,
+    providers: &crate::config::ProviderOptions,
+    upstream_model: &str,
+    client_model: &str,
+) {
+    let Some(headers) = providers
+        .claude_model_headers
+        .get(upstream_model)
+        .or_else(|| providers.claude_model_headers.get(client_model))
+    else {
+        return;
+    };
+    for (name, value) in headers {
+        let merged = match request.headers().get(name) {
+            Some(sent) if name.as_str() == "anthropic-beta" => {
+                let sent = sent.to_str().unwrap_or_default();
+                let mut values: Vec<&str> = sent.split(',').map(str::trim).collect();
+                for v in value.to_str().unwrap_or_default().split(',').map(str::trim) {
+                    if !v.is_empty() && !values.contains(&v) {
+                        values.push(v);
+                    }
+                }
+                http::HeaderValue::from_str(&values.join(",")).unwrap_or_else(|_| value.clone())
+            }
+            _ => value.clone(),
+        };
+        request.headers_mut().insert(name.clone(), merged);
+    }
 }
 
 /// One attempt of `job` on `channel`.
@@ -259,7 +314,7 @@ pub async fn attempt(
     let protocol = channel.spec.protocol_for(&upstream_model);
     let mut out = match job {
         Job::Dialect(d) => dialect_outgoing(channel, protocol, snap, d, &upstream_model)?,
-        Job::GeminiEmbed(e) => embed_outgoing(channel, protocol, e, &upstream_model)?,
+        Job::GeminiEmbed(e) => embed_outgoing(channel, protocol, snap, e, &upstream_model)?,
         Job::OpenAi(p) => openai_outgoing(channel, protocol, snap, p, &upstream_model)?,
     };
     let header_edits = apply_rules(session, snap, trace, channel, job, protocol, &mut out)?;
@@ -291,6 +346,9 @@ pub async fn attempt(
         (out.url, out.body, Vec::new(), Framing::Sse)
     };
     let mut request = upstream::build_request(channel, trace.key, &url, body, stream, &extra)?;
+    if protocol == Protocol::Anthropic && !cloud::is_cloud(channel) {
+        model_headers(&mut request, &opts.providers, &out.model, job.model());
+    }
     let client = &session.req_header().headers;
     upstream::apply_header_rules(
         &mut request,

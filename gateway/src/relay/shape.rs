@@ -52,6 +52,19 @@ fn claude(req: &mut Request, model: &str, opts: &ProviderOptions) -> String {
 }
 
 fn gemini(req: &mut Request, model: &str, opts: &ProviderOptions) -> String {
+    let model = gemini_suffix(req, model, opts);
+    // Models outside `gemini.models_supported_thinking_budget` get thinking switched on or
+    // off, never a budget (Google refuses one there).
+    if !opts.gemini_takes_budget(&model)
+        && let Some(r) = req.reasoning.as_mut()
+    {
+        r.budget_tokens = None;
+        r.effort = None;
+    }
+    model
+}
+
+fn gemini_suffix(req: &mut Request, model: &str, opts: &ProviderOptions) -> String {
     if !opts.gemini_thinking_adapter {
         return model.to_owned();
     }

@@ -95,6 +95,8 @@ impl Dialect {
 pub struct EncodeOptions<'a> {
     /// Gemini safety thresholds by harm category ("default" for the rest).
     pub gemini_safety: Option<&'a std::collections::HashMap<String, String>>,
+    /// Gemini: ask for images as well as text (the model is one of `gemini.supported_imagine_models`).
+    pub gemini_image_output: bool,
 }
 
 /// The body of `req` for a channel speaking `protocol`, for `upstream_model`, as bytes.
@@ -111,6 +113,9 @@ pub fn encode_request(
             let mut body = gemini::encode_request(req, upstream_model);
             if let Some(safety) = opts.gemini_safety {
                 body.set_safety(gemini_safety(safety));
+            }
+            if opts.gemini_image_output {
+                body.set_image_output();
             }
             serde_json::to_vec(&body)
         }
@@ -178,6 +183,7 @@ mod tests {
         };
         let opts = EncodeOptions {
             gemini_safety: Some(&s),
+            gemini_image_output: false,
         };
         let body: Value =
             serde_json::from_slice(&encode_request(Protocol::Gemini, &req, "m", opts).unwrap())

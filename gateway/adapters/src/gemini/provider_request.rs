@@ -125,6 +125,12 @@ pub struct Body<'a> {
 }
 
 impl<'a> Body<'a> {
+    /// Asks for images as well as text (`generationConfig.responseModalities`), for the models
+    /// that draw.
+    pub fn set_image_output(&mut self) {
+        self.generation_config.response_modalities = Some(&["TEXT", "IMAGE"]);
+    }
+
     /// Sets `safetySettings`: a threshold per harm category.
     pub fn set_safety(&mut self, settings: impl IntoIterator<Item = (&'static str, &'a str)>) {
         self.safety_settings = settings
@@ -201,6 +207,8 @@ struct GenerationConfig<'a> {
     response_schema: Option<schema::Schema<'a>>,
     #[serde(skip_serializing_if = "ThinkingConfig::is_empty")]
     thinking_config: ThinkingConfig,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response_modalities: Option<&'static [&'static str]>,
 }
 
 impl GenerationConfig<'_> {
@@ -212,6 +220,7 @@ impl GenerationConfig<'_> {
             && self.stop_sequences.is_empty()
             && self.response_mime_type.is_none()
             && self.thinking_config.is_empty()
+            && self.response_modalities.is_none()
     }
 }
 
@@ -313,6 +322,7 @@ fn generation_config(req: &Request) -> GenerationConfig<'_> {
             .as_ref()
             .map(thinking_config)
             .unwrap_or_default(),
+        response_modalities: None,
     }
 }
 

@@ -47,7 +47,22 @@ fn completion(r: &Response, created: i64) -> Completion<'_> {
                     function: FunctionOut { name, arguments },
                 });
             }
-            Part::Image(_) | Part::RedactedThinking(_) | Part::ToolResult { .. } => {}
+            // A drawing model's picture: OpenAI chat has no image output, so it goes into the
+            // text as a Markdown image (a data URL), as chat front-ends render it.
+            Part::Image(src) => {
+                let markdown = match src {
+                    crate::ir::ImageSource::Base64 { media_type, data } => {
+                        format!("![image](data:{media_type};base64,{data})")
+                    }
+                    crate::ir::ImageSource::Url(url) => format!("![image]({url})"),
+                };
+                let joined = match text.take() {
+                    Some(before) if !before.is_empty() => format!("{before}\n\n{markdown}"),
+                    _ => markdown,
+                };
+                text = Some(Cow::Owned(joined));
+            }
+            Part::RedactedThinking(_) | Part::ToolResult { .. } => {}
         }
     }
     let finish_reason = finish_reason(r.stop, !tool_calls.is_empty());

@@ -604,3 +604,24 @@ fn error_bodies() {
     assert_eq!(error_body(502, "x")["error"]["type"], "upstream_error");
     assert_eq!(error_body(500, "x")["error"]["type"], "api_error");
 }
+
+#[test]
+fn a_drawn_image_becomes_a_markdown_image_in_the_text() {
+    let r = Response {
+        id: "resp".into(),
+        model: "gemini-img".into(),
+        content: vec![
+            text("Here it is:"),
+            Part::Image(crate::ir::ImageSource::Base64 {
+                media_type: "image/png".into(),
+                data: "iVBORw0KGgo=".into(),
+            }),
+        ],
+        stop: StopReason::EndTurn,
+        usage: None,
+    };
+    assert_eq!(
+        encode_response(&r, 1)["choices"][0]["message"]["content"],
+        "Here it is:\n\n![image](data:image/png;base64,iVBORw0KGgo=)"
+    );
+}
