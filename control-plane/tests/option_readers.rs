@@ -16,15 +16,6 @@ const PENDING: &[(&str, &str)] = &[
         "issue 19: image URLs fetched through the worker",
     ),
     (
-        "CheckSensitiveOnCompletionEnabled",
-        "issue 19: completion checks",
-    ),
-    ("StopOnSensitiveEnabled", "issue 19: completion checks"),
-    (
-        "StreamCacheQueueLength",
-        "issue 19: completion checks of streams",
-    ),
-    (
         "LogChatContentEnabled",
         "issue 19: chat content in log rows",
     ),

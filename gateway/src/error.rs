@@ -34,6 +34,10 @@ pub enum RequestError {
     /// The prompt contains sensitive words (what was found, at most five).
     #[error("sensitive words detected: {}", .0.join(", "))]
     SensitiveWords(Vec<String>),
+    /// The answer contains sensitive words and such answers are refused (the words are not
+    /// named: they would tell what the answer said).
+    #[error("the answer contains sensitive words")]
+    SensitiveAnswer,
     /// A channel's `return_error` override rule refused the request.
     #[error("{message}")]
     RefusedByRule { status: u16, message: String },
@@ -311,7 +315,9 @@ impl GatewayError {
                 }
                 RequestError::UnsupportedEncoding(_) => "unsupported_content_encoding",
                 RequestError::UnknownModel(_) => "model_not_found",
-                RequestError::SensitiveWords(_) => "sensitive_words_detected",
+                RequestError::SensitiveWords(_) | RequestError::SensitiveAnswer => {
+                    "sensitive_words_detected"
+                }
                 RequestError::RefusedByRule { .. } => "override_return_error",
             },
             GatewayError::Auth(e) => match e {

@@ -227,3 +227,69 @@ async fn requests_pass_through_unchanged_when_asked() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// A gateway whose answers are checked for "word1 word2" (split between two stream events)
+/// and `wor?d4`, on an OpenAI channel answering "word0 word1 … word4 ".
+async fn checked_gateway(m: &mock_provider::MockHandle, stop: bool, queue: u32) -> common::Gw {
+    let mut snap = common::priced(vec![common::channel(
+        1,
+        &m.scenario_url("chunks=5"),
+        &["gpt-test"],
+        0,
+        1,
+    )]);
+    snap["options"]["sensitive_words"] = json!(["Word1 word2", "regex:wor?d4"]);
+    snap["options"]["sensitive_check_completion"] = json!(true);
+    snap["options"]["sensitive_stop"] = json!(stop);
+    snap["options"]["stream_cache_queue"] = json!(queue);
+    common::Gw::start(snap).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_with_sensitive_words_are_masked_or_stopped() {
+    let m = mock_provider::start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let gw = checked_gateway(&m, false, 2).await;
+    let masked = "word0 **###** word3 **###** ";
+    let whole = gw.chat("alice", common::chat_body("gpt-test", false)).await;
+    assert_eq!(whole.status, 200, "{}", whole.text());
+    assert_eq!(whole.json()["choices"][0]["message"]["content"], masked);
+    // Streamed: the word split between two events is masked before either leaves.
+    let streamed = gw.chat("alice", common::chat_body("gpt-test", true)).await;
+    assert_eq!(streamed.status, 200, "{}", streamed.text());
+    assert_eq!(common::sse_content(&streamed.text()), masked);
+    assert!(streamed.text().contains("data: [DONE]"));
+    // Claude's dialect, converted from the OpenAI channel: the same text checked.
+    let claude = send_json(
+        "POST",
+        &gw.url("/v1/messages"),
+        &[
+            ("x-api-key", "sk-alice"),
+            ("anthropic-version", "2023-06-01"),
+        ],
+        json!({"model": "gpt-test", "max_tokens": 50, "stream": true,
+               "messages": [{"role": "user", "content": "hi"}]}),
+    )
+    .await;
+    assert_eq!(claude.status, 200, "{}", claude.text());
+    let text: String = common::sse_data(&claude.text())
+        .iter()
+        .filter_map(|d| serde_json::from_str::<Value>(d).ok())
+        .filter_map(|v| v["delta"]["text"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(text, masked);
+    // Billing is for what the upstream produced, masked or not.
+    let record = gw.record(&whole.request_id()).await;
+    assert!(record.quota > 0, "{record:?}");
+
+    // Stopping: a whole answer is refused; a stream ends with an error event before the word.
+    let gw = checked_gateway(&m, true, 0).await;
+    let whole = gw.chat("alice", common::chat_body("gpt-test", false)).await;
+    whole.assert_error(400, "sensitive_words_detected");
+    let streamed = gw.chat("alice", common::chat_body("gpt-test", true)).await;
+    let body = streamed.text();
+    assert_eq!(common::sse_content(&body), "word0 ", "{body}");
+    assert!(body.contains("sensitive_words_detected"), "{body}");
+    assert!(!body.contains("word2"), "{body}");
+}

@@ -244,6 +244,11 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         block_browser_extension: o.bool("global.block_browser_extension_enabled"),
         sensitive_check_prompt: o.bool("CheckSensitiveEnabled")
             && o.bool("CheckSensitiveOnPromptEnabled"),
+        sensitive_check_completion: o.bool("CheckSensitiveEnabled")
+            && o.bool("CheckSensitiveOnCompletionEnabled"),
+        sensitive_stop: o.bool("StopOnSensitiveEnabled"),
+        stream_cache_queue: u32::try_from(o.i64("StreamCacheQueueLength").clamp(0, 64))
+            .unwrap_or(0),
         sensitive_words: if o.bool("CheckSensitiveEnabled") {
             o.get("SensitiveWords")
                 .lines()
@@ -524,5 +529,33 @@ mod tests {
             string_list(&options, "gemini.supported_imagine_models"),
             vec!["gemini-img"]
         );
+    }
+
+    #[test]
+    fn answer_checks_follow_the_sensitive_word_switches() {
+        let options = |pairs: &[(&str, &str)]| {
+            Options::from_stored(
+                pairs
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                    .collect(),
+            )
+        };
+        let on = relay_options(&options(&[
+            ("CheckSensitiveEnabled", "true"),
+            ("CheckSensitiveOnCompletionEnabled", "true"),
+            ("StopOnSensitiveEnabled", "true"),
+            ("StreamCacheQueueLength", "500"),
+            ("SensitiveWords", "a\nb"),
+        ]));
+        assert!(on.sensitive_check_completion && on.sensitive_stop);
+        assert_eq!(on.stream_cache_queue, 64);
+        assert_eq!(on.sensitive_words, ["a", "b"]);
+        let master_off = relay_options(&options(&[
+            ("CheckSensitiveOnCompletionEnabled", "true"),
+            ("SensitiveWords", "a"),
+        ]));
+        assert!(!master_off.sensitive_check_completion);
+        assert!(master_off.sensitive_words.is_empty());
     }
 }

@@ -198,6 +198,11 @@ pub struct Options {
     /// Whether prompts are searched for [`Options::sensitive_words`].
     pub sensitive_check_prompt: bool,
     pub sensitive_words: Arc<crate::edge::content::SensitiveWords>,
+    /// Whether answers are searched for them (masked, or refused with `sensitive_stop`).
+    pub sensitive_check_completion: bool,
+    pub sensitive_stop: bool,
+    /// Events a checked stream holds back (`StreamCacheQueueLength`).
+    pub stream_cache_queue: usize,
     /// Clients get a generic message instead of the upstream's error text.
     pub hide_upstream_error: bool,
     /// Requests whose Origin is a browser extension are refused.
@@ -385,6 +390,9 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
         stream_ping: (o.stream_ping_seconds > 0)
             .then(|| Duration::from_secs(u64::from(o.stream_ping_seconds))),
         sensitive_check_prompt: o.sensitive_check_prompt && !o.sensitive_words.is_empty(),
+        sensitive_check_completion: o.sensitive_check_completion && !o.sensitive_words.is_empty(),
+        sensitive_stop: o.sensitive_stop,
+        stream_cache_queue: usize::try_from(o.stream_cache_queue).unwrap_or(0),
         sensitive_words: crate::edge::content::SensitiveWords::shared(&o.sensitive_words),
         providers: ProviderOptions {
             claude_default_max_tokens: o.claude_default_max_tokens.clone(),

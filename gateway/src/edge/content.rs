@@ -137,6 +137,57 @@ impl SensitiveWords {
         }
     }
 
+    /// Where in `text` sensitive words and patterns are: byte ranges, sorted, not overlapping
+    /// (overlapping findings are merged).
+    pub fn match_ranges(&self, text: &str) -> Vec<std::ops::Range<usize>> {
+        let mut ranges = Vec::new();
+        if let Some(ac) = &self.words {
+            if text.is_ascii() {
+                ranges.extend(ac.find_iter(text).map(|m| m.range()));
+            } else {
+                // Lower-cased text can differ in length: each byte of it remembers the
+                // original character it came from.
+                let mut lower = String::with_capacity(text.len());
+                let mut origin: Vec<(usize, usize)> = Vec::with_capacity(text.len());
+                for (at, ch) in text.char_indices() {
+                    let end = at + ch.len_utf8();
+                    for lc in ch.to_lowercase() {
+                        lower.push(lc);
+                        origin.extend(std::iter::repeat_n((at, end), lc.len_utf8()));
+                    }
+                }
+                for m in ac.find_iter(&lower) {
+                    let (Some(first), Some(last)) =
+                        (origin.get(m.start()), origin.get(m.end().saturating_sub(1)))
+                    else {
+                        continue;
+                    };
+                    ranges.push(first.0..last.1);
+                }
+            }
+        }
+        if let Some((set, regexes)) = &self.patterns {
+            for i in set.matches(text).iter() {
+                if let Some(re) = regexes.get(i) {
+                    ranges.extend(
+                        re.find_iter(text)
+                            .map(|m| m.range())
+                            .filter(|r| !r.is_empty()),
+                    );
+                }
+            }
+        }
+        ranges.sort_by_key(|r| (r.start, r.end));
+        let mut merged: Vec<std::ops::Range<usize>> = Vec::with_capacity(ranges.len());
+        for r in ranges {
+            match merged.last_mut() {
+                Some(last) if r.start < last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        merged
+    }
+
     /// What a JSON request body contains, searched in the text a model reads.
     pub fn find_in_request(&self, body: &[u8]) -> Vec<String> {
         let mut found = Vec::new();

@@ -5,6 +5,7 @@
 //! so one port serves clients and the console; nothing else of the control plane is reachable.
 
 mod admission;
+mod answer_check;
 mod billing_api;
 mod body;
 mod cloud;

@@ -536,6 +536,7 @@ async fn attempt(
     let value: serde_json::Value = serde_json::from_slice(&bytes)
         .map_err(|e| UpstreamError::BadBody(format!("not JSON: {e}")))?;
     let (usage, local_count) = openai::answer_usage(parsed, &value);
+    let bytes = super::answer_check::checked(opts, bytes)?;
     deliver(session, trace, answer.status, &answer.content_type, bytes).await;
     Ok(Outcome { usage, local_count })
 }

@@ -13,6 +13,7 @@ use hyper::body::Incoming;
 use pingora::proxy::Session;
 
 use super::Trace;
+use super::answer_check::CheckedStream;
 use super::post::{Answer, AttemptError, Outcome, client_left};
 use super::respond;
 use crate::billing::StreamBudget;
@@ -40,6 +41,11 @@ pub trait StreamFilter {
     fn running_output_tokens(&self) -> i64;
     /// The event ending a stream that failed after bytes were sent.
     fn error_event(&self, err: &GatewayError, request_id: &str) -> Bytes;
+    /// Why the stream must end now although the upstream goes on (an answer with sensitive
+    /// words); taken once.
+    fn refused(&mut self) -> Option<GatewayError> {
+        None
+    }
 }
 
 impl StreamFilter for StreamRelay {
@@ -225,7 +231,28 @@ async fn drain_ready(
 const PING: &[u8] = b": PING\n\n";
 
 /// Relays one stream; errors returned here happened before any byte reached the client.
+/// With answers checked for sensitive words, the output goes through a [`CheckedStream`].
 pub async fn relay_stream<F: StreamFilter>(
+    session: &mut Session,
+    upstream: Answer,
+    relay: F,
+    budget: &mut StreamBudget<'_>,
+    trace: &mut Trace,
+    opts: &Options,
+) -> Result<Outcome, AttemptError> {
+    if opts.sensitive_check_completion {
+        let checked = CheckedStream::new(
+            relay,
+            opts.sensitive_words.clone(),
+            opts.sensitive_stop,
+            opts.stream_cache_queue,
+        );
+        return relay_filtered(session, upstream, checked, budget, trace, opts).await;
+    }
+    relay_filtered(session, upstream, relay, budget, trace, opts).await
+}
+
+async fn relay_filtered<F: StreamFilter>(
     session: &mut Session,
     upstream: Answer,
     mut relay: F,
@@ -279,6 +306,9 @@ pub async fn relay_stream<F: StreamFilter>(
         }
     }
     trace.frt_ms = Some(ms(started.elapsed()));
+    if let Some(err) = relay.refused() {
+        return Err(AttemptError::Gateway(err));
+    }
     let outcome = |relay: &F| {
         let (usage, local_count) = relay.usage();
         Outcome { usage, local_count }
@@ -341,6 +371,9 @@ pub async fn relay_stream<F: StreamFilter>(
                 out.extend_from_slice(&relay.feed(&data).unwrap_or_default());
             }
             let end = drain_ready(&mut body, &mut relay, &mut out).await;
+            if let Some(err) = relay.refused() {
+                break Some(err);
+            }
             // Nothing goes out that the caller cannot pay for.
             if !budget.cover(relay.running_output_tokens()) {
                 break Some(BillingError::StreamOverBudget.into());
@@ -368,6 +401,15 @@ pub async fn relay_stream<F: StreamFilter>(
         return Ok(outcome(&relay));
     }
     let tail = relay.flush();
+    if let Some(err) = relay.refused() {
+        let event = relay.error_event(&err, &trace.request_id);
+        trace.error = Some(err.to_string());
+        trace.error_code = Some(err.code());
+        if let Err(e) = session.write_response_body(Some(event), true).await {
+            gone(trace, e);
+        }
+        return Ok(outcome(&relay));
+    }
     let tail = if tail.is_empty() { None } else { Some(tail) };
     if let Err(e) = session.write_response_body(tail, true).await {
         gone(trace, e);
