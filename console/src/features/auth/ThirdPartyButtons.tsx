@@ -5,6 +5,7 @@ import type { LoginUser, StatusData } from '../../api/types';
 import { readString, STORAGE_KEY } from '../../shared/storage';
 import { useWechatLoginMutation } from './api';
 import { login as m } from './messages';
+import { TelegramSignIn } from './TelegramSignIn';
 import { useOAuthRedirect } from './useOAuthRedirect';
 import { WeChatCodeModal } from './WeChatCodeModal';
 
@@ -14,7 +15,7 @@ interface Props {
   aff?: string;
   /** Where to go once signed in through a provider's page. */
   returnTo?: string | null;
-  /** Sign-ins that finish on this page (WeChat code). */
+  /** Sign-ins that finish on this page (WeChat code, Telegram widget). */
   onUser: (u: LoginUser) => void;
 }
 
@@ -44,9 +45,7 @@ export function ThirdPartyButtons({ status, aff, returnTo, onUser }: Props) {
         {status.linuxdo_oauth && <Button onClick={() => redirect('linuxdo', intent())}>{intl.formatMessage(m.linuxdo)}</Button>}
         {status.wechat_login && <Button onClick={() => setWechatOpen(true)}>{intl.formatMessage(m.wechat)}</Button>}
         {status.telegram_oauth && status.telegram_bot_name && (
-          <a href={`/api/oauth/telegram/login?bot=${encodeURIComponent(status.telegram_bot_name)}`}>
-            <Button block>{intl.formatMessage(m.telegram)}</Button>
-          </a>
+          <TelegramSignIn botName={status.telegram_bot_name} onUser={onUser} />
         )}
       </Flex>
       {wechatOpen && (

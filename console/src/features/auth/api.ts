@@ -1,6 +1,7 @@
 import { api } from '../../app/api';
 import type { LoginUser, RegisterRequest, ResetRequest } from '../../api/types';
 import { oauthOutcome, type OAuthOutcome } from './oauthOutcome';
+import { telegramQuery, type TelegramUser } from './telegram';
 
 const turnstileQuery = (t?: string) => (t ? `?turnstile=${encodeURIComponent(t)}` : '');
 
@@ -32,6 +33,9 @@ export const authApi = api.injectEndpoints({
     wechatLogin: b.mutation<LoginUser, { code: string }>({
       query: ({ code }) => ({ url: 'oauth/wechat', params: { code } }),
     }),
+    telegramLogin: b.mutation<LoginUser, TelegramUser>({
+      query: (user) => ({ url: 'oauth/telegram/login', params: telegramQuery(user) }),
+    }),
     oauthState: b.mutation<string, { aff?: string }>({
       query: ({ aff }) => ({ url: 'oauth/state', params: aff ? { aff } : undefined }),
     }),
@@ -47,5 +51,6 @@ export const {
   useConfirmPasswordResetMutation,
   useOauthCallbackMutation,
   useWechatLoginMutation,
+  useTelegramLoginMutation,
   useOauthStateMutation,
 } = authApi;
