@@ -22,9 +22,7 @@ const loginView = { id: 9, username: 'octocat', display_name: 'octocat', role: 1
 
 /** Answers GET /api/oauth/github with `body` and records the calls. */
 function stubCallback(body: unknown) {
-  const fetchMock = vi.fn(
-    async () => new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } }),
-  );
+  const fetchMock = vi.fn(async () => new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } }));
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
 }

@@ -17,7 +17,12 @@ function authorizeUrl(provider: RedirectProvider, status: Partial<StatusData>, s
     case 'github':
       return githubAuthorizeUrl(status.github_client_id ?? '', state);
     case 'oidc':
-      return oidcAuthorizeUrl(status.oidc_authorization_endpoint ?? '', status.oidc_client_id ?? '', state, window.location.origin);
+      return oidcAuthorizeUrl(
+        status.oidc_authorization_endpoint ?? '',
+        status.oidc_client_id ?? '',
+        state,
+        window.location.origin,
+      );
     case 'linuxdo':
       return linuxdoAuthorizeUrl(status.linuxdo_client_id ?? '', state);
   }
