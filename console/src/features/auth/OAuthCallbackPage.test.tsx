@@ -71,6 +71,14 @@ describe('OAuth callback page (spec 3 §2.9)', () => {
     expect(await screen.findByTestId('where')).toHaveTextContent('/log?p=2');
   });
 
+  it('prefers the returnTo of its own query, and forgets the remembered one', async () => {
+    stubCallback({ success: true, message: '', data: loginView });
+    rememberReturnTo('/detail');
+    renderAt('/oauth/github?code=c1&state=s1&returnTo=%2Ftopup');
+    expect(await screen.findByTestId('where')).toHaveTextContent(/^\/topup$/);
+    expect(window.sessionStorage.length).toBe(0);
+  });
+
   it('never follows a returnTo of another site', async () => {
     stubCallback({ success: true, message: '', data: loginView });
     renderAt('/oauth/github?code=c1&state=s1&returnTo=https%3A%2F%2Fevil.test%2F');

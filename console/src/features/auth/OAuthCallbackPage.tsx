@@ -37,7 +37,9 @@ export function OAuthCallbackPage() {
   useEffect(() => {
     if (started.current || !code) return;
     started.current = true;
-    const returnTo = params.get('returnTo') ?? takeReturnTo();
+    // Read (and forget) the remembered value either way, so that it cannot apply to a later sign-in.
+    const remembered = takeReturnTo();
+    const returnTo = params.get('returnTo') ?? remembered;
     finish({ provider, code, state: params.get('state') ?? '' })
       .unwrap()
       .then((outcome) => {
