@@ -9,7 +9,8 @@
  * Exports E2E_BASE_URL (console and /api), E2E_GATEWAY_URL (the relay: `/v1/...` and the
  * playground's `/pg/...`; it forwards every other path, the console and /api, to the control
  * plane, so the console also works through it) and E2E_MOCK_URL (the upstream base URL to give
- * a channel). The returned function stops all.
+ * a channel, and the OAuth / OIDC provider stand-in under `/__oauth/...`). The returned
+ * function stops all.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, openSync } from 'node:fs';
@@ -100,8 +101,29 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
+    // The stand-in first: the control plane is pointed at its port.
     start(bin.mock, ['--listen', `127.0.0.1:${mockPort}`], 'mock-provider');
-    start(bin.controlPlane, ['--listen', `127.0.0.1:${cpPort}`, '--data-dir', dataDir, '--console-dir', dist], 'control-plane');
+    start(
+      bin.controlPlane,
+      [
+        '--listen',
+        `127.0.0.1:${cpPort}`,
+        '--data-dir',
+        dataDir,
+        '--console-dir',
+        dist,
+        // Third-party sign-in against the stand-in (oauth.spec.ts): plain http to loopback is
+        // allowed, and GitHub's token and user calls go to the stand-in. OIDC takes its
+        // endpoints from options.
+        '--outbound-allow-networks',
+        '127.0.0.1/32',
+        '--oauth-github-token-url',
+        `${mockUrl}/__oauth/token`,
+        '--oauth-github-user-url',
+        `${mockUrl}/__oauth/user`,
+      ],
+      'control-plane',
+    );
     await waitFor(`${mockUrl}/__mock/stats`, 30_000);
     await waitFor(`${baseUrl}/api/status`, 30_000);
     start(

@@ -79,10 +79,10 @@ describe('console shell', () => {
     expect(await screen.findByTestId('task-empty')).toHaveTextContent('No tasks in this time range');
   });
 
-  it('finishes a third-party sign-in on /oauth/{provider} and goes home', async () => {
+  it('finishes a third-party sign-in on /oauth/{provider} and goes to /token (spec 3 §2.9 calls)', async () => {
     const fetchMock = stubApi({ 'GET /api/oauth/github': { id: 9, username: 'octo', role: 1 } });
     const store = renderAt('/oauth/github?code=abc&state=xyz');
-    await waitFor(() => expect(window.location.pathname).toBe('/'));
+    await waitFor(() => expect(window.location.pathname).toBe('/token'));
     expect(store.getState().session.user).toMatchObject({ id: 9, username: 'octo' });
     const call = fetchMock.mock.calls.map((c) => new URL((c[0] as Request).url)).find((u) => u.pathname === '/api/oauth/github');
     expect(call?.searchParams.get('code')).toBe('abc');

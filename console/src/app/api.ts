@@ -37,7 +37,16 @@ function envelopeMessage(data: unknown): string {
   return typeof data === 'string' ? data : '';
 }
 
-export const envelopeBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = async (args, api, extra) => {
+/** What a successful reply carried besides its data: the envelope's message (e.g. "bind"). */
+export interface EnvelopeMeta {
+  message: string;
+}
+
+export const envelopeBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError, object, EnvelopeMeta> = async (
+  args,
+  api,
+  extra,
+) => {
   const res = await raw(args, api, extra);
   if (res.error) {
     const { status } = res.error;
@@ -54,7 +63,7 @@ export const envelopeBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiErro
   const body = res.data as Envelope<unknown> | undefined;
   if (body && typeof body === 'object' && 'success' in body) {
     if (!body.success) return { error: { status: 'BUSINESS', message: body.message } };
-    return { data: body.data };
+    return { data: body.data, meta: { message: String(body.message ?? '') } };
   }
   return { data: body };
 };

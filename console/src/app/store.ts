@@ -24,6 +24,8 @@ const QUIET_ENDPOINTS = new Set([
   'updateUserSetting',
   'submitSetup',
   'copyChannel',
+  // The OAuth callback page shows the server's message with its redirect notice.
+  'oauthCallback',
   // Polled every 10 s: the gateways screen shows their failures itself.
   'listGateways',
   'listRejections',

@@ -73,7 +73,7 @@ export function LoginPage() {
         {!status.self_use_mode_enabled && <Link to="/register">{intl.formatMessage(m.noAccount)}</Link>}
         <Link to="/reset">{intl.formatMessage(m.forgot)}</Link>
       </Flex>
-      <ThirdPartyButtons status={status} aff={aff} onUser={(u) => signIn(u, returnTo, '/')} />
+      <ThirdPartyButtons status={status} aff={aff} returnTo={returnTo} onUser={(u) => signIn(u, returnTo, '/')} />
     </AuthCard>
   );
 }

@@ -1,42 +1,76 @@
-import { Spin } from 'antd';
-import { useEffect, useRef } from 'react';
+import { Result, Spin } from 'antd';
+import { useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useCurrentUser } from '../../app/hooks';
+import { errorText, isApiError } from '../../shared/apiError';
 import { toast } from '../../shared/feedback';
 import { useOauthCallbackMutation } from './api';
 import { oauth as m } from './messages';
+import { takeReturnTo } from './oauthReturnTo';
 import { useSignIn } from './useSignIn';
 
-/** /oauth/{github,oidc,linuxdo}: exchanges code and state, then signs in or confirms a binding. */
+/** How long the failure stays on screen before the redirect. */
+export const FAILURE_REDIRECT_MS = 2000;
+
+/**
+ * /oauth/{github,oidc,linuxdo}: sends code and state to the server. Its reply decides: message
+ * "bind" means the provider account was bound (toast, /personal); a user means a sign-in
+ * (returnTo or /token). A failure shows the server's message, then the user goes to /login
+ * (or back to /personal when signed in).
+ */
 export function OAuthCallbackPage() {
   const intl = useIntl();
   const { provider = '' } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const signIn = useSignIn();
-  const user = useCurrentUser();
+  const signedIn = Boolean(useCurrentUser());
   const [finish] = useOauthCallbackMutation();
+  const [failure, setFailure] = useState<string | null>(null);
+  // The exchange runs once: the code is single-use (React StrictMode runs effects twice).
   const started = useRef(false);
+  const code = params.get('code');
+  const missingCode = code ? null : (params.get('error_description') ?? params.get('error') ?? intl.formatMessage(m.noCode));
+  const shown = failure ?? missingCode;
 
   useEffect(() => {
-    if (started.current) return;
+    if (started.current || !code) return;
     started.current = true;
-    finish({ provider, code: params.get('code') ?? '', state: params.get('state') ?? '' })
+    // Read (and forget) the remembered value either way, so that it cannot apply to a later sign-in.
+    const remembered = takeReturnTo();
+    const returnTo = params.get('returnTo') ?? remembered;
+    finish({ provider, code, state: params.get('state') ?? '' })
       .unwrap()
-      .then((data) => {
-        if (user) {
+      .then((outcome) => {
+        if (outcome.kind === 'bound') {
           toast.success(intl.formatMessage(m.bound));
           navigate('/personal', { replace: true });
-        } else if (data && typeof data === 'object') {
-          signIn(data, null, '/');
+        } else if (outcome.kind === 'signedIn') {
+          signIn(outcome.user, returnTo);
+        } else {
+          setFailure(intl.formatMessage(m.unexpected));
         }
       })
-      .catch(() => {
-        toast.error(intl.formatMessage(m.failed));
-        window.setTimeout(() => navigate('/login', { replace: true }), 1500);
+      .catch((e: unknown) => {
+        const text = isApiError(e) ? errorText(intl, e) : String(e);
+        toast.error(text);
+        setFailure(text);
       });
-  }, [finish, intl, navigate, params, provider, signIn, user]);
+  }, [code, finish, intl, navigate, params, provider, signIn]);
 
+  useEffect(() => {
+    if (shown === null) return;
+    const timer = window.setTimeout(() => navigate(signedIn ? '/personal' : '/login', { replace: true }), FAILURE_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [navigate, shown, signedIn]);
+
+  if (shown !== null) {
+    return (
+      <div data-testid="oauth-failure">
+        <Result status="error" title={shown} subTitle={intl.formatMessage(signedIn ? m.failedSignedIn : m.failed)} />
+      </div>
+    );
+  }
   return <Spin tip={intl.formatMessage(m.working)} fullscreen />;
 }

@@ -2,30 +2,35 @@ import { Button, Divider, Flex } from 'antd';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { LoginUser, StatusData } from '../../api/types';
-import { useOauthCallbackMutation } from './api';
+import { readString, STORAGE_KEY } from '../../shared/storage';
+import { useWechatLoginMutation } from './api';
 import { login as m } from './messages';
+import { TelegramSignIn } from './TelegramSignIn';
 import { useOAuthRedirect } from './useOAuthRedirect';
 import { WeChatCodeModal } from './WeChatCodeModal';
 
-/** Sign-in buttons for the providers the status enables. */
-export function ThirdPartyButtons({
-  status,
-  aff,
-  onUser,
-}: {
+interface Props {
   status: Partial<StatusData>;
+  /** The invitation code of the page's ?aff= (else the one stored from an earlier visit). */
   aff?: string;
+  /** Where to go once signed in through a provider's page. */
+  returnTo?: string | null;
+  /** Sign-ins that finish on this page (WeChat code, Telegram widget). */
   onUser: (u: LoginUser) => void;
-}) {
+}
+
+/** Sign-in buttons for the providers the status enables. */
+export function ThirdPartyButtons({ status, aff, returnTo, onUser }: Props) {
   const intl = useIntl();
   const redirect = useOAuthRedirect(status);
-  const [finish, { isLoading }] = useOauthCallbackMutation();
+  const [wechatLogin, { isLoading }] = useWechatLoginMutation();
   const [wechatOpen, setWechatOpen] = useState(false);
-  const wechatLogin = async (code: string) => {
-    const user = await finish({ provider: 'wechat', code, state: '' })
+  const intent = () => ({ aff: aff ?? readString(STORAGE_KEY.aff) ?? undefined, returnTo });
+  const onWechatCode = async (code: string) => {
+    const user = await wechatLogin({ code })
       .unwrap()
       .catch(() => undefined);
-    if (!user || typeof user !== 'object') return false;
+    if (!user) return false;
     onUser(user);
     return true;
   };
@@ -35,14 +40,12 @@ export function ThirdPartyButtons({
     <>
       <Divider plain>{intl.formatMessage(m.or)}</Divider>
       <Flex vertical gap={8}>
-        {status.github_oauth && <Button onClick={() => redirect('github', aff)}>{intl.formatMessage(m.github)}</Button>}
-        {status.oidc_enabled && <Button onClick={() => redirect('oidc', aff)}>{intl.formatMessage(m.oidc)}</Button>}
-        {status.linuxdo_oauth && <Button onClick={() => redirect('linuxdo', aff)}>{intl.formatMessage(m.linuxdo)}</Button>}
+        {status.github_oauth && <Button onClick={() => redirect('github', intent())}>{intl.formatMessage(m.github)}</Button>}
+        {status.oidc_enabled && <Button onClick={() => redirect('oidc', intent())}>{intl.formatMessage(m.oidc)}</Button>}
+        {status.linuxdo_oauth && <Button onClick={() => redirect('linuxdo', intent())}>{intl.formatMessage(m.linuxdo)}</Button>}
         {status.wechat_login && <Button onClick={() => setWechatOpen(true)}>{intl.formatMessage(m.wechat)}</Button>}
         {status.telegram_oauth && status.telegram_bot_name && (
-          <a href={`/api/oauth/telegram/login?bot=${encodeURIComponent(status.telegram_bot_name)}`}>
-            <Button block>{intl.formatMessage(m.telegram)}</Button>
-          </a>
+          <TelegramSignIn botName={status.telegram_bot_name} onUser={onUser} />
         )}
       </Flex>
       {wechatOpen && (
@@ -51,7 +54,7 @@ export function ThirdPartyButtons({
           qr={status.wechat_qrcode}
           loading={isLoading}
           onClose={() => setWechatOpen(false)}
-          onSubmit={wechatLogin}
+          onSubmit={onWechatCode}
         />
       )}
     </>

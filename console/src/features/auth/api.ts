@@ -1,5 +1,7 @@
 import { api } from '../../app/api';
 import type { LoginUser, RegisterRequest, ResetRequest } from '../../api/types';
+import { oauthOutcome, type OAuthOutcome } from './oauthOutcome';
+import { telegramQuery, type TelegramUser } from './telegram';
 
 const turnstileQuery = (t?: string) => (t ? `?turnstile=${encodeURIComponent(t)}` : '');
 
@@ -23,8 +25,16 @@ export const authApi = api.injectEndpoints({
     confirmPasswordReset: b.mutation<string, ResetRequest>({
       query: (body) => ({ url: 'user/reset', method: 'POST', body }),
     }),
-    oauthCallback: b.mutation<LoginUser | string, { provider: string; code: string; state: string }>({
-      query: ({ provider, code, state }) => ({ url: `oauth/${provider}`, params: { code, state } }),
+    /** GET /api/oauth/{github|oidc|linuxdo}: binds (message "bind") when signed in, else signs in. */
+    oauthCallback: b.mutation<OAuthOutcome, { provider: string; code: string; state: string }>({
+      query: ({ provider, code, state }) => ({ url: `oauth/${encodeURIComponent(provider)}`, params: { code, state } }),
+      transformResponse: (data: unknown, meta) => oauthOutcome(data, meta?.message),
+    }),
+    wechatLogin: b.mutation<LoginUser, { code: string }>({
+      query: ({ code }) => ({ url: 'oauth/wechat', params: { code } }),
+    }),
+    telegramLogin: b.mutation<LoginUser, TelegramUser>({
+      query: (user) => ({ url: 'oauth/telegram/login', params: telegramQuery(user) }),
     }),
     oauthState: b.mutation<string, { aff?: string }>({
       query: ({ aff }) => ({ url: 'oauth/state', params: aff ? { aff } : undefined }),
@@ -40,5 +50,7 @@ export const {
   useRequestPasswordResetMutation,
   useConfirmPasswordResetMutation,
   useOauthCallbackMutation,
+  useWechatLoginMutation,
+  useTelegramLoginMutation,
   useOauthStateMutation,
 } = authApi;

@@ -91,5 +91,20 @@ export const oauth = defineMessages({
     defaultMessage: 'Operation failed, redirecting to the login page…',
     description: 'OAuth failure',
   },
+  failedSignedIn: {
+    id: 'auth.oauth.failedSignedIn',
+    defaultMessage: 'Operation failed, returning to personal settings…',
+    description: 'OAuth failure while signed in (a binding)',
+  },
+  noCode: {
+    id: 'auth.oauth.noCode',
+    defaultMessage: 'The provider sent no authorization code',
+    description: 'OAuth callback opened without a code',
+  },
+  unexpected: {
+    id: 'auth.oauth.unexpected',
+    defaultMessage: 'The server sent an unexpected reply',
+    description: 'OAuth reply neither a binding nor a user',
+  },
   bound: { id: 'auth.oauth.bound', defaultMessage: 'Account bound', description: 'OAuth bind success' },
 });

@@ -7,6 +7,7 @@ import { useAppDispatch } from '../../app/hooks';
 import { signedIn } from '../../app/sessionSlice';
 import { toast } from '../../shared/feedback';
 import { errors } from '../../shared/messages';
+import { safeReturnPath } from '../../shared/safePath';
 import { login as m } from './messages';
 
 /** Stores the signed-in user, warns about the default password, and goes to returnTo or /token. */
@@ -22,8 +23,7 @@ export function useSignIn() {
       toast.success(intl.formatMessage(m.success));
       // The root account still uses the well-known default password: say so until acknowledged.
       if (defaultPassword) modal.warning({ title: intl.formatMessage(errors.defaultPassword) });
-      const safe = returnTo && returnTo.startsWith('/') && !returnTo.startsWith('//') ? returnTo : fallback;
-      navigate(safe, { replace: true });
+      navigate(safeReturnPath(returnTo) ?? fallback, { replace: true });
     },
     [dispatch, intl, modal, navigate],
   );

@@ -3,29 +3,33 @@ import { useState } from 'react';
 import { useIntl, type MessageDescriptor } from 'react-intl';
 import type { User } from '../../api/types';
 import { toast } from '../../shared/feedback';
+import { succeeded } from '../../shared/succeeded';
 import { useOAuthRedirect } from '../auth/useOAuthRedirect';
 import { WeChatCodeModal } from '../auth/WeChatCodeModal';
 import { useStatus } from '../status/useStatus';
-import { useBindWeChatMutation } from './api';
+import { useBindWeChatMutation, type BindingProvider } from './api';
 import { BindEmailModal } from './BindEmailModal';
 import { bindings as m } from './messages';
-import { succeeded } from '../../shared/succeeded';
+import { TelegramBindModal } from './TelegramBindModal';
+import { UnbindButton } from './UnbindButton';
 
 interface Row {
-  key: string;
+  key: 'email' | BindingProvider;
   label: MessageDescriptor;
   value: string;
+  /** The administrator allows binding it (a bound account is listed either way, to be unbound). */
   enabled: boolean;
   onBind: () => void;
-  /** Email can be changed once bound; the others are disabled once bound. */
-  rebindable?: boolean;
 }
+
+/** Email can be changed once bound; a bound third-party account can only be unbound. */
+const isEmail = (r: Row) => r.key === 'email';
 
 export function BindingsCard({ user }: { user: User }) {
   const intl = useIntl();
   const { status } = useStatus();
-  const [emailOpen, setEmailOpen] = useState(false);
-  const [wechatOpen, setWechatOpen] = useState(false);
+  const [open, setOpen] = useState<'email' | 'wechat' | 'telegram' | null>(null);
+  const close = () => setOpen(null);
   const redirect = useOAuthRedirect(status);
   const [bindWeChat, { isLoading: bindingWeChat }] = useBindWeChatMutation();
   const onWeChatCode = async (code: string) => {
@@ -34,13 +38,13 @@ export function BindingsCard({ user }: { user: User }) {
     return ok;
   };
   const rows: Row[] = [
-    { key: 'email', label: m.email, value: user.email, enabled: true, onBind: () => setEmailOpen(true), rebindable: true },
+    { key: 'email', label: m.email, value: user.email, enabled: true, onBind: () => setOpen('email') },
     {
       key: 'wechat',
       label: m.wechat,
       value: user.wechat_id,
       enabled: Boolean(status.wechat_login),
-      onBind: () => setWechatOpen(true),
+      onBind: () => setOpen('wechat'),
     },
     {
       key: 'github',
@@ -61,22 +65,32 @@ export function BindingsCard({ user }: { user: User }) {
       key: 'telegram',
       label: m.telegram,
       value: user.telegram_id,
-      enabled: Boolean(status.telegram_oauth),
-      onBind: () => window.location.assign('/api/oauth/telegram/bind'),
+      enabled: Boolean(status.telegram_oauth && status.telegram_bot_name),
+      onBind: () => setOpen('telegram'),
     },
   ];
+  const actions = (r: Row) => {
+    const bound = Boolean(r.value);
+    const out = [
+      <Button
+        key="bind"
+        size="small"
+        disabled={!r.enabled || (bound && !isEmail(r))}
+        onClick={r.onBind}
+        data-testid={`bind-${r.key}`}
+      >
+        {intl.formatMessage(bound && isEmail(r) ? m.change : m.bind)}
+      </Button>,
+    ];
+    if (bound && r.key !== 'email') out.push(<UnbindButton key="unbind" provider={r.key} name={intl.formatMessage(r.label)} />);
+    return out;
+  };
   return (
     <Card title={intl.formatMessage(m.title)} data-testid="bindings-card">
       <List
-        dataSource={rows.filter((r) => r.enabled)}
+        dataSource={rows.filter((r) => r.enabled || Boolean(r.value))}
         renderItem={(r) => (
-          <List.Item
-            actions={[
-              <Button key="bind" size="small" disabled={Boolean(r.value) && !r.rebindable} onClick={r.onBind}>
-                {intl.formatMessage(r.value && r.rebindable ? m.change : m.bind)}
-              </Button>,
-            ]}
-          >
+          <List.Item actions={actions(r)} data-testid={`binding-${r.key}`}>
             <List.Item.Meta
               title={intl.formatMessage(r.label)}
               description={r.value ? <Typography.Text>{r.value}</Typography.Text> : <Tag>{intl.formatMessage(m.unbound)}</Tag>}
@@ -84,15 +98,18 @@ export function BindingsCard({ user }: { user: User }) {
           </List.Item>
         )}
       />
-      {emailOpen && <BindEmailModal onClose={() => setEmailOpen(false)} />}
-      {wechatOpen && (
+      {open === 'email' && <BindEmailModal onClose={close} />}
+      {open === 'wechat' && (
         <WeChatCodeModal
           title={intl.formatMessage(m.wechatTitle)}
           qr={status.wechat_qrcode}
           loading={bindingWeChat}
-          onClose={() => setWechatOpen(false)}
+          onClose={close}
           onSubmit={onWeChatCode}
         />
+      )}
+      {open === 'telegram' && status.telegram_bot_name && (
+        <TelegramBindModal botName={status.telegram_bot_name} onClose={close} />
       )}
     </Card>
   );

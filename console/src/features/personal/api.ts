@@ -1,6 +1,10 @@
 import { api } from '../../app/api';
 import type { AffTransferRequest, CheckInResult, CheckInStatus, SelfUpdateRequest, User, UserSetting } from '../../api/types';
 import { userRefreshed } from '../../app/sessionSlice';
+import { telegramQuery, type TelegramUser } from '../auth/telegram';
+
+/** The third-party accounts a user can unbind (email stays: it is changed, not removed). */
+export type BindingProvider = 'github' | 'oidc' | 'linuxdo' | 'wechat' | 'telegram';
 
 export const personalApi = api.injectEndpoints({
   endpoints: (b) => ({
@@ -53,6 +57,15 @@ export const personalApi = api.injectEndpoints({
       query: (params) => ({ url: 'oauth/wechat/bind', params }),
       invalidatesTags: ['Self'],
     }),
+    /** The Telegram Login Widget's user fields, exactly, as the query. */
+    bindTelegram: b.mutation<unknown, TelegramUser>({
+      query: (user) => ({ url: 'oauth/telegram/bind', params: telegramQuery(user) }),
+      invalidatesTags: ['Self'],
+    }),
+    unbind: b.mutation<unknown, BindingProvider>({
+      query: (provider) => ({ url: `user/self/bindings/${provider}`, method: 'DELETE' }),
+      invalidatesTags: ['Self'],
+    }),
   }),
 });
 
@@ -69,4 +82,6 @@ export const {
   useUpdateUserSettingMutation,
   useBindEmailMutation,
   useBindWeChatMutation,
+  useBindTelegramMutation,
+  useUnbindMutation,
 } = personalApi;

@@ -63,6 +63,24 @@ export const bindings = defineMessages({
   emailBound: { id: 'personal.bindings.emailBound', defaultMessage: 'Email bound', description: 'Email bound toast' },
   wechatBound: { id: 'personal.bindings.wechatBound', defaultMessage: 'WeChat account bound', description: 'WeChat bound toast' },
   wechatTitle: { id: 'personal.bindings.wechatTitle', defaultMessage: 'Bind WeChat', description: 'WeChat bind modal' },
+  telegramTitle: { id: 'personal.bindings.telegramTitle', defaultMessage: 'Bind Telegram', description: 'Telegram bind modal' },
+  telegramHint: {
+    id: 'personal.bindings.telegramHint',
+    defaultMessage: 'Log in with Telegram below to bind your Telegram account.',
+    description: 'Telegram bind modal text',
+  },
+  telegramBound: {
+    id: 'personal.bindings.telegramBound',
+    defaultMessage: 'Telegram account bound',
+    description: 'Telegram bound toast',
+  },
+  unbind: { id: 'personal.bindings.unbind', defaultMessage: 'Unbind', description: 'Unbind button' },
+  unbindConfirm: {
+    id: 'personal.bindings.unbindConfirm',
+    defaultMessage: 'Unbind {name}? You will no longer be able to sign in with it.',
+    description: 'Unbind confirmation',
+  },
+  unbindDone: { id: 'personal.bindings.unbindDone', defaultMessage: '{name} unbound', description: 'Unbind success toast' },
 });
 
 export const notify = defineMessages({
