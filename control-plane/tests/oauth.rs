@@ -19,6 +19,7 @@ const WECHAT_TOKEN: &str = "wechat-server-token";
 const BOT_TOKEN: &str = "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
 /// Where the console would be (the redirect URI the provider sends the browser back to).
 const CONSOLE: &str = "http://console.test";
+const CONSOLE_HOST: &str = "console.test";
 
 /// The control plane allowed to call the stand-in on loopback, GitHub and LinuxDO pointed at it.
 async fn start(backend: Backend, mock: &MockHandle) -> Option<TestApp> {
@@ -113,7 +114,7 @@ async fn callback(
         "/api/oauth/{provider}?code={}&state={}",
         trip.code, trip.state
     );
-    let mut req = app.get(&path);
+    let mut req = app.get(&path).header("host", CONSOLE_HOST);
     match as_user {
         Some(session) => {
             let cookie = format!("{}; session={}", trip.cookies, session.cookie);
@@ -302,8 +303,6 @@ async fn oidc(backend: Backend) {
         &format!("{}/.well-known/openid-configuration", mock.url()),
     )
     .await;
-    app.set_option("ServerAddress", &format!("{CONSOLE}/"))
-        .await;
     let signed = callback(
         &app,
         "oidc",
@@ -315,15 +314,16 @@ async fn oidc(backend: Backend) {
     assert_eq!(signed.data()["username"], "dora");
     assert_eq!(signed.data()["oidc_id"], "sub-dora");
 
-    // The token endpoint checks the redirect URI against the authorize request's.
-    app.set_option("ServerAddress", "http://elsewhere.test")
-        .await;
-    callback(
-        &app,
-        "oidc",
-        &authorize(&app, &mock, "oidc", "dora", None).await,
-        None,
-    )
+    // The token endpoint checks the redirect URI against the authorize request's: a callback
+    // through another address than the one the sign-in started from fails.
+    let trip = authorize(&app, &mock, "oidc", "dora", None).await;
+    app.get(&format!(
+        "/api/oauth/oidc?code={}&state={}",
+        trip.code, trip.state
+    ))
+    .header("host", "elsewhere.test")
+    .header("cookie", &trip.cookies)
+    .send()
     .await
     .assert_rejected("OIDC did not confirm the sign-in; please try again");
     app.finish().await;

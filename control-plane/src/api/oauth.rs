@@ -220,8 +220,11 @@ pub async fn unbind(
         .into_iter()
         .filter(|p| *p != provider)
         .any(|p| !binding(user, p).is_empty());
-    // A password, or an email address a password can be reset through, also signs in.
-    let has_password = password::is_hash(&user.password) || !user.email.is_empty();
+    // A password also signs in, and so does an email address while mail can be sent (a
+    // password reset link).
+    let options = state.options().await?;
+    let mail_works = !options.get("SMTPServer").trim().is_empty();
+    let has_password = password::is_hash(&user.password) || (mail_works && !user.email.is_empty());
     if !others && !has_password {
         return Err(ApiError::Rejected(Msg::LastSignInMethod));
     }
@@ -422,18 +425,22 @@ async fn register(
     Ok(store::users::find_by_id(db, id).await?)
 }
 
-/// Where the provider sent the browser back: `{ServerAddress}/oauth/{provider}`, or this
-/// request's own origin when no server address is configured.
+/// Where the provider sent the browser back: `/oauth/{provider}` on the origin the console
+/// called from (the console builds the same URI from its own address, and the state cookie
+/// lives there); `ServerAddress` when the request names no host.
 fn redirect_uri(options: &Options, headers: &HeaderMap, https: bool, provider: Provider) -> String {
-    let configured = options.get("ServerAddress").trim().trim_end_matches('/');
-    let origin = if configured.is_empty() {
-        let host = headers
-            .get(header::HOST)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("localhost");
-        format!("{}://{host}", if https { "https" } else { "http" })
-    } else {
-        configured.to_owned()
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|h| !h.is_empty() && !h.contains(['/', '\\', '@', ' ']));
+    let origin = match host {
+        Some(host) => format!("{}://{host}", if https { "https" } else { "http" }),
+        None => options
+            .get("ServerAddress")
+            .trim()
+            .trim_end_matches('/')
+            .to_owned(),
     };
     format!("{origin}/oauth/{}", provider.path())
 }

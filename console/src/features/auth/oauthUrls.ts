@@ -15,7 +15,8 @@ export function oidcAuthorizeUrl(endpoint: string, clientId: string, state: stri
   return url.toString();
 }
 
-export function linuxdoAuthorizeUrl(clientId: string, state: string): string {
-  const q = new URLSearchParams({ response_type: 'code', client_id: clientId, state });
+/** The server sends the same redirect URI (this page's origin) with the code it exchanges. */
+export function linuxdoAuthorizeUrl(clientId: string, state: string, origin: string): string {
+  const q = new URLSearchParams({ response_type: 'code', client_id: clientId, state, redirect_uri: `${origin}/oauth/linuxdo` });
   return `https://connect.linux.do/oauth2/authorize?${q.toString()}`;
 }

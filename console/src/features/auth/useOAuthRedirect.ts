@@ -24,7 +24,7 @@ function authorizeUrl(provider: RedirectProvider, status: Partial<StatusData>, s
         window.location.origin,
       );
     case 'linuxdo':
-      return linuxdoAuthorizeUrl(status.linuxdo_client_id ?? '', state);
+      return linuxdoAuthorizeUrl(status.linuxdo_client_id ?? '', state, window.location.origin);
   }
 }
 
