@@ -16,10 +16,6 @@ const PENDING: &[(&str, &str)] = &[
         "issue 19: image URLs fetched through the worker",
     ),
     (
-        "LogChatContentEnabled",
-        "issue 19: chat content in log rows",
-    ),
-    (
         "WorkerValidKey",
         "issue 19: image URLs fetched through the worker",
     ),

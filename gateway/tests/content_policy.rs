@@ -293,3 +293,47 @@ async fn answers_with_sensitive_words_are_masked_or_stopped() {
     assert!(body.contains("sensitive_words_detected"), "{body}");
     assert!(!body.contains("word2"), "{body}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_content_is_kept_in_the_log_row_when_asked() {
+    let m = mock_provider::start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let mut snap = common::priced(vec![common::channel(
+        1,
+        &m.scenario_url("chunks=3"),
+        &["gpt-test"],
+        0,
+        1,
+    )]);
+    let gw = common::Gw::start(snap.clone()).await;
+    let off = gw.chat("alice", common::chat_body("gpt-test", false)).await;
+    let other: Value = serde_json::from_str(&gw.record(&off.request_id()).await.other).unwrap();
+    assert!(other.get("input_content").is_none(), "{other}");
+
+    snap["options"]["log_chat_content"] = json!(true);
+    let gw = common::Gw::start(snap).await;
+    for stream in [false, true] {
+        let reply = gw
+            .chat("alice", common::chat_body("gpt-test", stream))
+            .await;
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        let record = gw.record(&reply.request_id()).await;
+        let other: Value = serde_json::from_str(&record.other).unwrap();
+        assert_eq!(other["input_content"], "hello there", "stream: {stream}");
+        assert_eq!(
+            other["output_content"], "word0 word1 word2 ",
+            "stream: {stream}"
+        );
+    }
+    // Long texts are cut.
+    let long = "x".repeat(10_000);
+    let reply = gw
+        .chat(
+            "alice",
+            json!({"model": "gpt-test", "messages": [{"role": "user", "content": long}]}),
+        )
+        .await;
+    let other: Value = serde_json::from_str(&gw.record(&reply.request_id()).await.other).unwrap();
+    assert_eq!(other["input_content"].as_str().unwrap().len(), 4096);
+}

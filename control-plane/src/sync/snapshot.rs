@@ -247,6 +247,7 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         sensitive_check_completion: o.bool("CheckSensitiveEnabled")
             && o.bool("CheckSensitiveOnCompletionEnabled"),
         sensitive_stop: o.bool("StopOnSensitiveEnabled"),
+        log_chat_content: o.bool("LogChatContentEnabled"),
         stream_cache_queue: u32::try_from(o.i64("StreamCacheQueueLength").clamp(0, 64))
             .unwrap_or(0),
         sensitive_words: if o.bool("CheckSensitiveEnabled") {
@@ -547,8 +548,9 @@ mod tests {
             ("StopOnSensitiveEnabled", "true"),
             ("StreamCacheQueueLength", "500"),
             ("SensitiveWords", "a\nb"),
+            ("LogChatContentEnabled", "true"),
         ]));
-        assert!(on.sensitive_check_completion && on.sensitive_stop);
+        assert!(on.sensitive_check_completion && on.sensitive_stop && on.log_chat_content);
         assert_eq!(on.stream_cache_queue, 64);
         assert_eq!(on.sensitive_words, ["a", "b"]);
         let master_off = relay_options(&options(&[

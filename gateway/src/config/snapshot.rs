@@ -203,6 +203,8 @@ pub struct Options {
     pub sensitive_stop: bool,
     /// Events a checked stream holds back (`StreamCacheQueueLength`).
     pub stream_cache_queue: usize,
+    /// Prompt and answer text kept in the log row (`LogChatContentEnabled`).
+    pub log_chat_content: bool,
     /// Clients get a generic message instead of the upstream's error text.
     pub hide_upstream_error: bool,
     /// Requests whose Origin is a browser extension are refused.
@@ -393,6 +395,7 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
         sensitive_check_completion: o.sensitive_check_completion && !o.sensitive_words.is_empty(),
         sensitive_stop: o.sensitive_stop,
         stream_cache_queue: usize::try_from(o.stream_cache_queue).unwrap_or(0),
+        log_chat_content: o.log_chat_content,
         sensitive_words: crate::edge::content::SensitiveWords::shared(&o.sensitive_words),
         providers: ProviderOptions {
             claude_default_max_tokens: o.claude_default_max_tokens.clone(),

@@ -221,6 +221,52 @@ impl SensitiveWords {
     }
 }
 
+/// The text a model reads in a JSON request body (as searched for sensitive words), joined by
+/// newlines, at most `cap` bytes (cut at a character boundary).
+pub fn request_text(body: &[u8], cap: usize) -> String {
+    fn collect(v: &Value, is_text: bool, out: &mut String, cap: usize) {
+        if out.len() >= cap {
+            return;
+        }
+        match v {
+            Value::String(s) if is_text => {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(s);
+            }
+            Value::Array(items) => {
+                for item in items {
+                    collect(item, is_text, out, cap);
+                }
+            }
+            Value::Object(map) => {
+                for (k, child) in map {
+                    collect(child, TEXT_KEYS.contains(&k.as_str()), out, cap);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    if let Ok(v) = serde_json::from_slice::<Value>(body) {
+        collect(&v, false, &mut out, cap);
+    }
+    truncate_at_char(&mut out, cap);
+    out
+}
+
+/// Cuts `text` to at most `cap` bytes, at a character boundary.
+pub fn truncate_at_char(text: &mut String, cap: usize) {
+    if text.len() > cap {
+        let mut cut = cap;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+    }
+}
+
 /// Refuses a prompt that contains sensitive words, when prompts are checked.
 pub fn check_prompt(check: bool, words: &SensitiveWords, body: &[u8]) -> Result<(), RequestError> {
     if !check {

@@ -3,7 +3,8 @@
 //! events deep, so a word split between events is still seen (and masked) before it leaves.
 //! Found words are masked as `**###**`; with `StopOnSensitiveEnabled` the answer is refused
 //! instead, and a stream ends with an error event. Only the text of the answer is searched
-//! (content, text and delta fields in any dialect), never ids, models or tool schemas.
+//! (content, text and delta fields in any dialect), never ids, models or tool schemas. The
+//! same text is what `LogChatContentEnabled` keeps of the answer for the log row.
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -102,22 +103,51 @@ pub fn check_answer(
         .map_err(|_| RequestError::SensitiveAnswer)
 }
 
-/// A complete answer as it may be sent: checked when answers are, masked or refused.
+/// A complete answer as it may be sent: checked when answers are, masked or refused; its
+/// text kept in `trace` when chat content is logged.
 pub fn checked(
     opts: &crate::config::Options,
+    trace: &mut super::Trace,
     body: Bytes,
 ) -> Result<Bytes, super::post::AttemptError> {
-    if !opts.sensitive_check_completion {
-        return Ok(body);
+    let body = if opts.sensitive_check_completion {
+        match check_answer(&opts.sensitive_words, opts.sensitive_stop, &body) {
+            Ok(None) => body,
+            Ok(Some(masked)) => masked,
+            Err(refused) => {
+                return Err(super::post::AttemptError::Gateway(GatewayError::Request(
+                    refused,
+                )));
+            }
+        }
+    } else {
+        body
+    };
+    if opts.log_chat_content {
+        trace.chat_answer = Some(answer_text(&body));
     }
-    match check_answer(&opts.sensitive_words, opts.sensitive_stop, &body) {
-        Ok(None) => Ok(body),
-        Ok(Some(masked)) => Ok(masked),
-        Err(refused) => Err(super::post::AttemptError::Gateway(GatewayError::Request(
-            refused,
-        ))),
-    }
+    Ok(body)
 }
+
+/// The text of a complete JSON answer, capped for the log row.
+fn answer_text(body: &[u8]) -> String {
+    let mut out = String::new();
+    if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
+        let mut texts = Vec::new();
+        text_fields(&mut v, false, &mut texts);
+        for t in texts {
+            out.push_str(t);
+            if out.len() >= LOG_MAX {
+                break;
+            }
+        }
+    }
+    crate::edge::content::truncate_at_char(&mut out, LOG_MAX);
+    out
+}
+
+/// Most answer text kept for the log row.
+const LOG_MAX: usize = super::record::CHAT_LOG_MAX;
 
 /// One SSE event of the client's stream, held back until it is checked.
 struct Held {
@@ -185,7 +215,11 @@ impl Held {
 pub struct CheckedStream<F> {
     inner: F,
     words: Arc<SensitiveWords>,
+    /// Whether the text is searched at all (else it is only recorded).
+    check: bool,
     stop: bool,
+    /// The forwarded text, when chat content is logged (capped).
+    transcript: Option<String>,
     depth: usize,
     /// Output of `inner` not yet split into events.
     buf: BytesMut,
@@ -204,7 +238,9 @@ impl<F: StreamFilter> CheckedStream<F> {
         CheckedStream {
             inner,
             words,
+            check: true,
             stop,
+            transcript: None,
             depth: depth.min(MAX_DEPTH),
             buf: BytesMut::new(),
             held: VecDeque::new(),
@@ -212,6 +248,21 @@ impl<F: StreamFilter> CheckedStream<F> {
             refused: false,
             stopped: false,
         }
+    }
+
+    /// Also keeps the forwarded text (`LogChatContentEnabled`); `check: false` only keeps it.
+    pub fn recording(mut self, check: bool) -> Self {
+        self.check = check;
+        if !check {
+            self.depth = 0;
+        }
+        self.transcript = Some(String::new());
+        self
+    }
+
+    /// The text forwarded so far (empty unless recording), capped for the log row.
+    pub fn transcript(&mut self) -> Option<String> {
+        self.transcript.take()
     }
 
     /// Splits complete events off the buffer and checks them; returns what may be forwarded.
@@ -235,6 +286,12 @@ impl<F: StreamFilter> CheckedStream<F> {
             };
             for t in &held.texts {
                 self.tail.push_str(t);
+                if let Some(kept) = self.transcript.as_mut()
+                    && kept.len() < LOG_MAX
+                {
+                    kept.push_str(t);
+                    crate::edge::content::truncate_at_char(kept, LOG_MAX);
+                }
             }
             emit.extend_from_slice(&held.into_bytes());
         }
@@ -254,6 +311,9 @@ impl<F: StreamFilter> CheckedStream<F> {
     /// Searches the forwarded tail and the held events together; masks what is found in the
     /// held events, or marks the stream refused.
     fn check(&mut self) {
+        if !self.check {
+            return;
+        }
         let mut text = self.tail.clone();
         // (held event, text field, where it starts in `text`)
         let mut segments = Vec::new();

@@ -477,7 +477,7 @@ pub async fn attempt(
                 (local(&text), true)
             }
         };
-        let bytes = super::answer_check::checked(opts, bytes)?;
+        let bytes = super::answer_check::checked(opts, trace, bytes)?;
         post::deliver(session, trace, answer.status, &answer.content_type, bytes).await;
         return Ok(Outcome { usage, local_count });
     }
@@ -497,7 +497,7 @@ pub async fn attempt(
         });
     }
     let body = dialect.encode_response_bytes(&response, trace.created_at);
-    let body = super::answer_check::checked(opts, Bytes::from(body))?;
+    let body = super::answer_check::checked(opts, trace, Bytes::from(body))?;
     post::deliver(session, trace, 200, "application/json", body).await;
     Ok(Outcome { usage, local_count })
 }

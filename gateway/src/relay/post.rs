@@ -141,6 +141,12 @@ pub async fn relay(
         &snap.options.sensitive_words,
         &body,
     )?;
+    if snap.options.log_chat_content {
+        trace.chat_prompt = Some(edge::content::request_text(
+            &body,
+            super::record::CHAT_LOG_MAX,
+        ));
+    }
     let job = Job::decode(call, &session.req_header().headers, body)?;
     let model = job.model().to_owned();
     trace.model = model.clone();
@@ -536,7 +542,7 @@ async fn attempt(
     let value: serde_json::Value = serde_json::from_slice(&bytes)
         .map_err(|e| UpstreamError::BadBody(format!("not JSON: {e}")))?;
     let (usage, local_count) = openai::answer_usage(parsed, &value);
-    let bytes = super::answer_check::checked(opts, bytes)?;
+    let bytes = super::answer_check::checked(opts, trace, bytes)?;
     deliver(session, trace, answer.status, &answer.content_type, bytes).await;
     Ok(Outcome { usage, local_count })
 }

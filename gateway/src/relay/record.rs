@@ -13,6 +13,10 @@ use crate::state::GatewayState;
 use crate::usage::{LOG_CONSUME, LOG_ERROR, UsageRecord};
 use adapters::openai::Usage;
 
+/// Most bytes of a prompt and of an answer kept in a log row (`LogChatContentEnabled`); with
+/// JSON escaping, both stay within the control plane's limit on a row's `other`.
+pub const CHAT_LOG_MAX: usize = 4096;
+
 /// Calls that cost nothing and write no log row.
 const FREE_ENDPOINTS: [&str; 4] = ["models", "count_tokens", "billing", "not_implemented"];
 
@@ -54,6 +58,10 @@ pub struct Trace {
     pub channel_failures: Vec<crate::usage::ChannelFailure>,
     /// The request's OpenTelemetry spans (while traces are exported).
     pub span: Option<super::spans::RequestSpan>,
+    /// The prompt's text, kept for the log row (`LogChatContentEnabled`).
+    pub chat_prompt: Option<String>,
+    /// The answer's text as the client got it, kept for the log row.
+    pub chat_answer: Option<String>,
 }
 
 fn new_request_id(now: std::time::SystemTime) -> String {
@@ -99,6 +107,8 @@ impl Trace {
             playground: false,
             channel_failures: Vec::new(),
             span: None,
+            chat_prompt: None,
+            chat_answer: None,
         }
     }
 
@@ -166,6 +176,11 @@ impl Trace {
         }
         if let Some(code) = self.error_code {
             o["error_code"] = json!(code);
+        }
+        // The console's log details show these two.
+        if let Some(prompt) = &self.chat_prompt {
+            o["input_content"] = json!(prompt);
+            o["output_content"] = json!(self.chat_answer.as_deref().unwrap_or_default());
         }
         o.to_string()
     }

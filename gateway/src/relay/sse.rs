@@ -240,22 +240,28 @@ pub async fn relay_stream<F: StreamFilter>(
     trace: &mut Trace,
     opts: &Options,
 ) -> Result<Outcome, AttemptError> {
-    if opts.sensitive_check_completion {
-        let checked = CheckedStream::new(
+    if opts.sensitive_check_completion || opts.log_chat_content {
+        let mut checked = CheckedStream::new(
             relay,
             opts.sensitive_words.clone(),
             opts.sensitive_stop,
             opts.stream_cache_queue,
         );
-        return relay_filtered(session, upstream, checked, budget, trace, opts).await;
+        if opts.log_chat_content {
+            checked = checked.recording(opts.sensitive_check_completion);
+        }
+        let done = relay_filtered(session, upstream, &mut checked, budget, trace, opts).await;
+        trace.chat_answer = checked.transcript();
+        return done;
     }
-    relay_filtered(session, upstream, relay, budget, trace, opts).await
+    let mut relay = relay;
+    relay_filtered(session, upstream, &mut relay, budget, trace, opts).await
 }
 
 async fn relay_filtered<F: StreamFilter>(
     session: &mut Session,
     upstream: Answer,
-    mut relay: F,
+    relay: &mut F,
     budget: &mut StreamBudget<'_>,
     trace: &mut Trace,
     opts: &Options,
@@ -370,7 +376,7 @@ async fn relay_filtered<F: StreamFilter>(
             if let Ok(data) = frame.into_data() {
                 out.extend_from_slice(&relay.feed(&data).unwrap_or_default());
             }
-            let end = drain_ready(&mut body, &mut relay, &mut out).await;
+            let end = drain_ready(&mut body, relay, &mut out).await;
             if let Some(err) = relay.refused() {
                 break Some(err);
             }
