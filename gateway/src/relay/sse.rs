@@ -325,7 +325,7 @@ async fn relay_filtered<F: StreamFilter>(
     };
     if let Err(e) = respond::start_stream(session, trace).await {
         gone(trace, e);
-        return Ok(outcome(&relay));
+        return Ok(outcome(relay));
     }
     let over_budget = !budget.cover(relay.running_output_tokens());
     if !over_budget
@@ -335,7 +335,7 @@ async fn relay_filtered<F: StreamFilter>(
             .await
     {
         gone(trace, e);
-        return Ok(outcome(&relay));
+        return Ok(outcome(relay));
     }
     let failure: Option<GatewayError> = if over_budget {
         Some(BillingError::StreamOverBudget.into())
@@ -352,7 +352,7 @@ async fn relay_filtered<F: StreamFilter>(
                 e = client_left(session) => {
                     // Dropping `body` on return closes the upstream connection.
                     gone(trace, e);
-                    return Ok(outcome(&relay));
+                    return Ok(outcome(relay));
                 }
             };
             if next.is_err() && Instant::now() < idle_until {
@@ -361,7 +361,7 @@ async fn relay_filtered<F: StreamFilter>(
                     .await
                 {
                     gone(trace, e);
-                    return Ok(outcome(&relay));
+                    return Ok(outcome(relay));
                 }
                 continue;
             }
@@ -389,7 +389,7 @@ async fn relay_filtered<F: StreamFilter>(
             {
                 // Dropping `body` on return closes the upstream connection.
                 gone(trace, e);
-                return Ok(outcome(&relay));
+                return Ok(outcome(relay));
             }
             if let Some(end) = end {
                 break end.map(GatewayError::from);
@@ -404,7 +404,7 @@ async fn relay_filtered<F: StreamFilter>(
         if let Err(e) = session.write_response_body(Some(event), true).await {
             gone(trace, e);
         }
-        return Ok(outcome(&relay));
+        return Ok(outcome(relay));
     }
     let tail = relay.flush();
     if let Some(err) = relay.refused() {
@@ -414,11 +414,11 @@ async fn relay_filtered<F: StreamFilter>(
         if let Err(e) = session.write_response_body(Some(event), true).await {
             gone(trace, e);
         }
-        return Ok(outcome(&relay));
+        return Ok(outcome(relay));
     }
     let tail = if tail.is_empty() { None } else { Some(tail) };
     if let Err(e) = session.write_response_body(tail, true).await {
         gone(trace, e);
     }
-    Ok(outcome(&relay))
+    Ok(outcome(relay))
 }
