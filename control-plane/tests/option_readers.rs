@@ -11,14 +11,6 @@ use control_plane::domain::options::REGISTRY;
 
 /// Saved by the console, read by nothing yet.
 const PENDING: &[(&str, &str)] = &[
-    (
-        "WorkerUrl",
-        "issue 19: image URLs fetched through the worker",
-    ),
-    (
-        "WorkerValidKey",
-        "issue 19: image URLs fetched through the worker",
-    ),
     ("MjAccountFilterEnabled", "issue 20: Midjourney tasks"),
     ("MjActionCheckSuccessEnabled", "issue 20: Midjourney tasks"),
     ("MjForwardUrlEnabled", "issue 20: Midjourney tasks"),

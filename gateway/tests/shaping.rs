@@ -404,3 +404,71 @@ async fn claude_and_gemini_provider_options_reach_the_upstream() {
         512
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn image_urls_reach_inline_only_providers_through_the_worker() {
+    let m = mock().await;
+    let set = send(
+        "PUT",
+        &format!("{}/__worker/key", m.url()),
+        &[("content-type", "application/json")],
+        bytes::Bytes::from(json!({"key": "worker-key"}).to_string()),
+    )
+    .await;
+    assert_eq!(set.status, 200);
+    let mut gemini = channel(1, &m.scenario_url("tag=g,record=1"), &["gemini-x"], 0, 1);
+    gemini["type"] = json!(24);
+    let mut s = snap(vec![gemini]);
+    s["pricing"]["model_ratio"]["gemini-x"] = json!(1.0);
+    let with_image = |url: &str| {
+        json!({"model": "gemini-x", "messages": [{"role": "user", "content": [
+            {"type": "text", "text": "what is this?"},
+            {"type": "image_url", "image_url": {"url": url}}
+        ]}]})
+    };
+    // No worker: the URL goes as it is (Gemini's fileData); the gateway fetches nothing.
+    let gw = Gw::start(s.clone()).await;
+    let reply = gw
+        .chat("alice", with_image("https://images.example/cat.png"))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let (body, _) = received(&m, "g");
+    let parts = &body["contents"][0]["parts"];
+    assert_eq!(
+        parts[1]["fileData"]["fileUri"],
+        "https://images.example/cat.png"
+    );
+
+    // With a worker: fetched through it (with its key) and sent inline.
+    s["options"]["worker_url"] = json!(format!("{}/__worker", m.url()));
+    s["options"]["worker_key"] = json!("worker-key");
+    let gw = Gw::start(s.clone()).await;
+    let reply = gw
+        .chat("alice", with_image("https://images.example/cat.png"))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let (body, _) = received(&m, "g");
+    assert_eq!(
+        body["contents"][0]["parts"][1]["inlineData"],
+        json!({"mimeType": "image/png", "data": mock_provider::WORKER_PNG_BASE64})
+    );
+    assert_eq!(
+        m.with_stats(|st| st.worker_fetches.clone()),
+        ["https://images.example/cat.png"]
+    );
+    // What is not an image, or a worker that refuses the key, fails the request clearly.
+    let reply = gw
+        .chat("alice", with_image("https://images.example/notes.txt"))
+        .await;
+    reply.assert_error(400, "invalid_request");
+    s["options"]["worker_key"] = json!("wrong-key");
+    let gw = Gw::start(s).await;
+    let reply = gw
+        .chat("alice", with_image("https://images.example/cat.png"))
+        .await;
+    let error = reply.assert_error(400, "invalid_request");
+    assert!(
+        error["message"].as_str().unwrap().contains("answered 401"),
+        "{error}"
+    );
+}

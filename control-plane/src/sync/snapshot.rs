@@ -248,6 +248,8 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
             && o.bool("CheckSensitiveOnCompletionEnabled"),
         sensitive_stop: o.bool("StopOnSensitiveEnabled"),
         log_chat_content: o.bool("LogChatContentEnabled"),
+        worker_url: o.get("WorkerUrl").trim().trim_end_matches('/').to_owned(),
+        worker_key: o.get("WorkerValidKey").to_owned(),
         stream_cache_queue: u32::try_from(o.i64("StreamCacheQueueLength").clamp(0, 64))
             .unwrap_or(0),
         sensitive_words: if o.bool("CheckSensitiveEnabled") {
@@ -549,7 +551,11 @@ mod tests {
             ("StreamCacheQueueLength", "500"),
             ("SensitiveWords", "a\nb"),
             ("LogChatContentEnabled", "true"),
+            ("WorkerUrl", "https://worker.example/fetch/"),
+            ("WorkerValidKey", "k-1"),
         ]));
+        assert_eq!(on.worker_url, "https://worker.example/fetch");
+        assert_eq!(on.worker_key, "k-1");
         assert!(on.sensitive_check_completion && on.sensitive_stop && on.log_chat_content);
         assert_eq!(on.stream_cache_queue, 64);
         assert_eq!(on.sensitive_words, ["a", "b"]);

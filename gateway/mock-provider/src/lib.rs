@@ -4,7 +4,7 @@
 //! Converse, SigV4-verified), Google Vertex AI (Gemini and Claude models, with Google's
 //! service-account token endpoint), Ollama's native API (NDJSON streams) and Cohere v2
 //! (chat and rerank), JSON and streams, and the sign-in providers of the console (OAuth2,
-//! OpenID Connect, the WeChat server), with
+//! OpenID Connect, the WeChat server) and an operator's image-fetching worker, with
 //! scenarios (status, time to first byte, chunk delay, mid-stream cut, malformed JSON,
 //! usage on/off, tool calls, thinking, cache usage), request checks like the real
 //! services, and call counting, for tests and benchmarks.
@@ -38,6 +38,7 @@ mod sign_in;
 mod sigv4_check;
 mod sse;
 mod vertex;
+mod worker;
 
 pub use audio::{SPEECH_BYTES, TRANSCRIPT, TRANSCRIPT_TOKENS};
 pub use cloud_models::VERTEX_PAGE;
@@ -49,6 +50,7 @@ pub use images::IMAGE_OUTPUT_TOKENS;
 pub use scenario::{CacheUsage, Scenario};
 pub use sigv4_check::{MOCK_ACCESS_KEY, MOCK_SECRET};
 pub use vertex::VERTEX_ANTHROPIC_VERSION;
+pub use worker::WORKER_PNG_BASE64;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -145,6 +147,11 @@ pub struct Stats {
     /// Issued tokens and the accepted audience.
     #[serde(skip)]
     pub(crate) oauth: google_oauth::OAuthState,
+    /// The key the fetching worker's stand-in accepts.
+    #[serde(skip)]
+    pub worker_key: Option<String>,
+    /// URLs the fetching worker's stand-in fetched, in order.
+    pub worker_fetches: Vec<String>,
     /// Requests to the sign-in providers' stand-in, per path.
     pub sign_in_calls: HashMap<String, u64>,
     /// The sign-in providers' stand-in: registered client, codes, tokens.
@@ -606,6 +613,9 @@ async fn handle(
             ));
         }
     };
+    if worker::owns(&path) {
+        return Ok(worker::handle(&parts.method, &path, &body, &stats));
+    }
     if sign_in::owns(&path) {
         *lock(&stats).sign_in_calls.entry(path.clone()).or_default() += 1;
         return Ok(sign_in::handle(

@@ -11,8 +11,8 @@ pub mod watch;
 pub use channel_setting::ChannelSetting;
 pub use keys::{ChannelKeys, KeyChoice, KeyMode, Secret};
 pub use snapshot::{
-    ChannelEntry, ModelRateLimit, Options, Pricing, ProviderOptions, Snapshot, StatusSet, Tier,
-    TokenEntry, TokenRateLimit, UserEntry,
+    ChannelEntry, ImageWorker, ModelRateLimit, Options, Pricing, ProviderOptions, Snapshot,
+    StatusSet, Tier, TokenEntry, TokenRateLimit, UserEntry,
 };
 
 use std::path::Path;

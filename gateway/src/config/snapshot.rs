@@ -205,6 +205,8 @@ pub struct Options {
     pub stream_cache_queue: usize,
     /// Prompt and answer text kept in the log row (`LogChatContentEnabled`).
     pub log_chat_content: bool,
+    /// Where client image URLs are fetched (`WorkerUrl`, `WorkerValidKey`), when set.
+    pub image_worker: Option<Arc<ImageWorker>>,
     /// Clients get a generic message instead of the upstream's error text.
     pub hide_upstream_error: bool,
     /// Requests whose Origin is a browser extension are refused.
@@ -302,6 +304,27 @@ impl ProviderOptions {
     }
 }
 
+/// The operator's fetching worker (`WorkerUrl`, `WorkerValidKey`).
+#[derive(Debug)]
+pub struct ImageWorker {
+    pub url: String,
+    pub key: super::Secret,
+}
+
+/// The worker, when its address is an http(s) URL.
+fn image_worker(url: &str, key: &str) -> Option<Arc<ImageWorker>> {
+    let url = url.trim();
+    let lower = url.to_ascii_lowercase();
+    let valid = (lower.starts_with("https://") || lower.starts_with("http://"))
+        && url.parse::<http::Uri>().is_ok();
+    valid.then(|| {
+        Arc::new(ImageWorker {
+            url: url.to_owned(),
+            key: super::Secret(key.to_owned()),
+        })
+    })
+}
+
 /// An API version that can go into a URL path: `v1`, `v1beta`, `v1alpha`, … (letters, digits,
 /// dots, dashes).
 fn valid_api_version(v: &str) -> bool {
@@ -396,6 +419,7 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
         sensitive_stop: o.sensitive_stop,
         stream_cache_queue: usize::try_from(o.stream_cache_queue).unwrap_or(0),
         log_chat_content: o.log_chat_content,
+        image_worker: image_worker(&o.worker_url, &o.worker_key),
         sensitive_words: crate::edge::content::SensitiveWords::shared(&o.sensitive_words),
         providers: ProviderOptions {
             claude_default_max_tokens: o.claude_default_max_tokens.clone(),

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::cloud::{self, Framing};
 use super::job::{self, DialectJob, EmbedJob, Job};
 use super::post::{self, AttemptError, Outcome};
-use super::{Relay, Trace, overrides, shape, sse};
+use super::{Relay, Trace, image_fetch, overrides, shape, sse};
 use crate::billing::StreamBudget;
 use crate::config::{ChannelEntry, Snapshot};
 use crate::error::{GatewayError, UpstreamError};
@@ -49,7 +49,8 @@ struct Outgoing {
 
 /// The upstream request of a chat job (its IR, converted) for `channel`; `req` is this
 /// attempt's own copy (shaped for the channel).
-fn converted(
+async fn converted(
+    upstream: &upstream::Upstream,
     channel: &ChannelEntry,
     protocol: Protocol,
     snap: &Snapshot,
@@ -57,6 +58,9 @@ fn converted(
     upstream_model: &str,
 ) -> Result<Outgoing, AttemptError> {
     let model = shape::for_channel(&mut req, protocol, upstream_model, &snap.options.providers);
+    image_fetch::inline_images(upstream, &snap.options, protocol, &mut req)
+        .await
+        .map_err(AttemptError::Gateway)?;
     let providers = &snap.options.providers;
     let opts = EncodeOptions {
         gemini_safety: Some(&providers.gemini_safety_settings),
@@ -73,7 +77,8 @@ fn converted(
 }
 
 /// The upstream request of a Responses, Anthropic or Gemini chat job.
-fn dialect_outgoing(
+async fn dialect_outgoing(
+    upstream: &upstream::Upstream,
     channel: &ChannelEntry,
     protocol: Protocol,
     snap: &Snapshot,
@@ -81,7 +86,15 @@ fn dialect_outgoing(
     upstream_model: &str,
 ) -> Result<Outgoing, AttemptError> {
     if job.dialect.native_protocol() != protocol {
-        return converted(channel, protocol, snap, job.ir.clone(), upstream_model);
+        return converted(
+            upstream,
+            channel,
+            protocol,
+            snap,
+            job.ir.clone(),
+            upstream_model,
+        )
+        .await;
     }
     // The mapped model goes into the body unless requests pass through as they are.
     let body = || {
@@ -110,7 +123,15 @@ fn dialect_outgoing(
         ),
         // OpenAI chat to an OpenAI channel never comes here.
         Dialect::OpenAi => {
-            return converted(channel, protocol, snap, job.ir.clone(), upstream_model);
+            return converted(
+                upstream,
+                channel,
+                protocol,
+                snap,
+                job.ir.clone(),
+                upstream_model,
+            )
+            .await;
         }
     };
     Ok(Outgoing {
@@ -167,7 +188,8 @@ fn embed_outgoing(
 }
 
 /// An OpenAI request to a channel of another protocol (chat, and embeddings on Gemini).
-fn openai_outgoing(
+async fn openai_outgoing(
+    upstream: &upstream::Upstream,
     channel: &ChannelEntry,
     protocol: Protocol,
     snap: &Snapshot,
@@ -214,7 +236,7 @@ fn openai_outgoing(
     }
     // Decoded for this attempt: no copy to make.
     let ir = job::openai_ir(parsed).map_err(gateway)?;
-    converted(channel, protocol, snap, ir, upstream_model)
+    converted(upstream, channel, protocol, snap, ir, upstream_model).await
 }
 
 /// The channel's body rules on `out` (unless the request passes through as the client's
@@ -313,9 +335,29 @@ pub async fn attempt(
     trace.upstream_model = upstream_model.clone();
     let protocol = channel.spec.protocol_for(&upstream_model);
     let mut out = match job {
-        Job::Dialect(d) => dialect_outgoing(channel, protocol, snap, d, &upstream_model)?,
+        Job::Dialect(d) => {
+            dialect_outgoing(
+                &r.state.upstream,
+                channel,
+                protocol,
+                snap,
+                d,
+                &upstream_model,
+            )
+            .await?
+        }
         Job::GeminiEmbed(e) => embed_outgoing(channel, protocol, snap, e, &upstream_model)?,
-        Job::OpenAi(p) => openai_outgoing(channel, protocol, snap, p, &upstream_model)?,
+        Job::OpenAi(p) => {
+            openai_outgoing(
+                &r.state.upstream,
+                channel,
+                protocol,
+                snap,
+                p,
+                &upstream_model,
+            )
+            .await?
+        }
     };
     let header_edits = apply_rules(session, snap, trace, channel, job, protocol, &mut out)?;
     let anthropic = match job {

@@ -13,6 +13,7 @@ mod convert;
 mod cors;
 mod dialect;
 mod forward;
+mod image_fetch;
 mod job;
 mod media;
 mod overrides;
