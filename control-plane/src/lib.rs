@@ -19,6 +19,7 @@ pub mod spans;
 pub mod state;
 pub mod store;
 pub mod sync;
+pub mod task_poller;
 
 use axum::middleware;
 use axum::{Extension, Router};

@@ -102,6 +102,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     spawn_session_purge(state.clone());
     spawn_log_retention(state.clone());
     control_plane::health::spawn_jobs(state.clone(), replica_name());
+    control_plane::task_poller::spawn(state.clone(), replica_name());
     // The admin listener first: once the public port answers, both are bound.
     let admin = match state.settings().admin_listen {
         Some(addr) => {

@@ -71,6 +71,14 @@ impl UsageService for FakeControlPlane {
             tonic::codegen::tokio_stream::wrappers::ReceiverStream::new(rx),
         )))
     }
+
+    /// The spool never asks for tasks.
+    async fn fetch_tasks(
+        &self,
+        _request: Request<pb::FetchTasksRequest>,
+    ) -> Result<Response<pb::FetchTasksResponse>, Status> {
+        Err(Status::unimplemented("no tasks here"))
+    }
 }
 
 impl FakeControlPlane {

@@ -133,6 +133,50 @@ pub fn check(r: &RecordView<'_>, now: i64) -> Result<(), Rejection> {
     Ok(())
 }
 
+/// Platforms whose tasks gateways report.
+pub const TASK_PLATFORMS: [&str; 2] = ["mj", "suno"];
+
+/// Checks the task a consume record says it submitted: a known platform, a provider id that
+/// names one task (1 to 128 printable ASCII characters), texts within their limits.
+pub fn check_task(
+    kind: i64,
+    channel_id: i64,
+    platform: &str,
+    task_id: &str,
+    texts: [(&'static str, &str, usize); 4],
+) -> Result<(), Rejection> {
+    if kind != CONSUME || channel_id <= 0 {
+        return Err(Rejection::new(
+            "bad_task",
+            "only a consume record through a channel submits a task",
+        ));
+    }
+    if !TASK_PLATFORMS.contains(&platform) {
+        return Err(Rejection::new(
+            "bad_task",
+            format!("unknown task platform {platform:?}"),
+        ));
+    }
+    if task_id.is_empty()
+        || task_id.len() > MAX_REQUEST_ID
+        || !task_id.bytes().all(|b| b.is_ascii_graphic())
+    {
+        return Err(Rejection::new(
+            "bad_task",
+            format!("a task id is 1 to {MAX_REQUEST_ID} printable ASCII characters"),
+        ));
+    }
+    for (name, value, max) in texts {
+        if value.len() > max || value.contains('\0') {
+            return Err(Rejection::new(
+                "bad_task",
+                format!("task {name} is longer than {max} bytes or contains NUL"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `text` made storable anywhere (NUL replaced) and cut to at most `max` bytes on a
 /// character boundary.
 pub fn storable(text: &str, max: usize) -> String {

@@ -15,6 +15,7 @@ pub mod quota_data;
 pub mod redemptions;
 pub mod sessions;
 pub mod setup;
+pub mod task_progress;
 pub mod tasks;
 pub mod tokens;
 pub mod top_ups;

@@ -32,9 +32,31 @@ pub struct UsageRow {
     pub content: String,
     pub other: String,
     pub ip: String,
+    /// The asynchronous task the request submitted, if any.
+    pub task: Option<super::task_progress::SubmittedTask>,
 }
 
 impl UsageRow {
+    /// The record's rules, and its task's.
+    fn check(&self, now: i64) -> Result<(), Rejection> {
+        rules::check(&self.view(), now)?;
+        if let Some(t) = &self.task {
+            rules::check_task(
+                self.kind,
+                self.channel_id,
+                &t.platform,
+                &t.task_id,
+                [
+                    ("action", &t.action, rules::MAX_NAME),
+                    ("prompt", &t.prompt, rules::MAX_TEXT),
+                    ("description", &t.description, rules::MAX_TEXT),
+                    ("properties", &t.properties, rules::MAX_TEXT),
+                ],
+            )?;
+        }
+        Ok(())
+    }
+
     fn view(&self) -> RecordView<'_> {
         RecordView {
             request_id: &self.request_id,
@@ -243,6 +265,21 @@ pub async fn ingest_with(
         if row.kind != LogType::Consume as i64 {
             continue;
         }
+        if let (Some(task), Some(request_id)) = (&row.task, request_id) {
+            super::task_progress::insert(
+                &mut *tx,
+                task,
+                super::task_progress::Payer {
+                    request_id,
+                    user_id: row.user_id,
+                    token_id: row.token_id,
+                    channel_id: row.channel_id,
+                    quota: row.quota,
+                    created_at: row.created_at,
+                },
+            )
+            .await?;
+        }
         for (map, id) in [
             (&mut users, row.user_id),
             (&mut tokens, row.token_id),
@@ -326,8 +363,7 @@ pub async fn ingest_with(
 /// that user (deleted ones count: a request made before the deletion is still charged).
 async fn judge(db: &Db, rows: &[UsageRow]) -> Result<Vec<Result<(), Rejection>>, sqlx::Error> {
     let now = super::now();
-    let mut verdicts: Vec<Result<(), Rejection>> =
-        rows.iter().map(|r| rules::check(&r.view(), now)).collect();
+    let mut verdicts: Vec<Result<(), Rejection>> = rows.iter().map(|r| r.check(now)).collect();
     let named = |pick: fn(&UsageRow) -> i64| -> Vec<i64> {
         rows.iter()
             .zip(&verdicts)

@@ -11,8 +11,8 @@ use tonic::{Request, Response, Status, Streaming};
 
 use crate::spans::Recorded;
 use crate::state::AppState;
-use crate::store::config_changes;
 use crate::store::usage::{self, UsageRow};
+use crate::store::{config_changes, task_progress};
 use telemetry::KeyValue;
 
 /// The usage service over the application state.
@@ -48,6 +48,15 @@ pub fn to_row(r: pb::UsageRecord) -> UsageRow {
         content: r.content,
         other: r.other,
         ip: r.ip,
+        task: r.task.map(|t| crate::store::task_progress::SubmittedTask {
+            platform: t.platform,
+            task_id: t.task_id,
+            action: t.action,
+            prompt: t.prompt,
+            code: i64::from(t.code),
+            description: t.description,
+            properties: t.properties,
+        }),
     }
 }
 
@@ -65,6 +74,49 @@ impl UsageService for UsageApi {
             self.state.clone(),
             request.into_inner(),
         )))
+    }
+
+    async fn fetch_tasks(
+        &self,
+        request: Request<pb::FetchTasksRequest>,
+    ) -> Result<Response<pb::FetchTasksResponse>, Status> {
+        let req = request.into_inner();
+        if req.user_id <= 0
+            || !crate::domain::usage::TASK_PLATFORMS.contains(&req.platform.as_str())
+        {
+            return Err(Status::invalid_argument("a user and a known platform"));
+        }
+        let views =
+            task_progress::for_user(self.state.db(), req.user_id, &req.platform, &req.task_ids)
+                .await
+                .map_err(|err| {
+                    tracing::warn!(error = %err, "task lookup failed");
+                    Status::unavailable("task lookup failed")
+                })?;
+        Ok(Response::new(pb::FetchTasksResponse {
+            tasks: views.into_iter().map(task_state).collect(),
+        }))
+    }
+}
+
+/// A stored task on the wire.
+fn task_state(v: task_progress::TaskView) -> pb::TaskState {
+    pb::TaskState {
+        task_id: v.task_id,
+        action: v.action,
+        prompt: v.prompt,
+        prompt_en: v.prompt_en,
+        description: v.description,
+        status: v.status,
+        progress: v.progress,
+        fail_reason: v.fail_reason,
+        submit_time: v.submit_time,
+        start_time: v.start_time,
+        finish_time: v.finish_time,
+        image_url: v.image_url,
+        buttons: v.buttons,
+        properties: v.properties,
+        data: v.data,
     }
 }
 

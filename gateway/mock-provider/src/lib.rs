@@ -4,7 +4,8 @@
 //! Converse, SigV4-verified), Google Vertex AI (Gemini and Claude models, with Google's
 //! service-account token endpoint), Ollama's native API (NDJSON streams) and Cohere v2
 //! (chat and rerank), JSON and streams, and the sign-in providers of the console (OAuth2,
-//! OpenID Connect, the WeChat server) and an operator's image-fetching worker, with
+//! OpenID Connect, the WeChat server), an operator's image-fetching worker, and the
+//! asynchronous task APIs of a Midjourney-Proxy server and of Suno, with
 //! scenarios (status, time to first byte, chunk delay, mid-stream cut, malformed JSON,
 //! usage on/off, tool calls, thinking, cache usage), request checks like the real
 //! services, and call counting, for tests and benchmarks.
@@ -26,6 +27,7 @@ mod gemini_check;
 mod gemini_stream;
 mod google_oauth;
 mod images;
+mod midjourney;
 mod moderations;
 mod ollama;
 mod openai_check;
@@ -37,6 +39,7 @@ mod scenario;
 mod sign_in;
 mod sigv4_check;
 mod sse;
+mod suno;
 mod vertex;
 mod worker;
 
@@ -147,6 +150,16 @@ pub struct Stats {
     /// Issued tokens and the accepted audience.
     #[serde(skip)]
     pub(crate) oauth: google_oauth::OAuthState,
+    /// Requests to the Midjourney-Proxy stand-in, per path.
+    pub mj_calls: HashMap<String, u64>,
+    /// The Midjourney-Proxy stand-in's tasks.
+    #[serde(skip)]
+    pub(crate) mj: midjourney::MjState,
+    /// Requests to the Suno stand-in, per path.
+    pub suno_calls: HashMap<String, u64>,
+    /// The Suno stand-in's tasks.
+    #[serde(skip)]
+    pub(crate) suno: suno::SunoState,
     /// The key the fetching worker's stand-in accepts.
     #[serde(skip)]
     pub worker_key: Option<String>,
@@ -613,6 +626,24 @@ async fn handle(
             ));
         }
     };
+    if midjourney::owns(&path) {
+        return Ok(midjourney::handle(
+            &parts.method,
+            &path,
+            &parts.headers,
+            &body,
+            &stats,
+        ));
+    }
+    if suno::owns(&path) {
+        return Ok(suno::handle(
+            &parts.method,
+            &path,
+            &parts.headers,
+            &body,
+            &stats,
+        ));
+    }
     if worker::owns(&path) {
         return Ok(worker::handle(&parts.method, &path, &body, &stats));
     }

@@ -86,6 +86,8 @@ pub fn to_wire(r: UsageRecord) -> pb::UsageRecord {
                 message: f.message,
             })
             .collect(),
+        // The gateway relays no asynchronous tasks yet (issue 20).
+        task: None,
     }
 }
 
