@@ -84,18 +84,7 @@ pub(crate) fn handle(
         return submit(state, action, &body);
     }
     if path == "/mj/task/list-by-condition" && method == Method::POST {
-        let ids: Vec<String> = body
-            .get("ids")
-            .and_then(Value::as_array)
-            .map(|ids| {
-                ids.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let tasks: Vec<Value> = ids
-            .iter()
+        let tasks: Vec<Value> = body_ids(&body)
             .filter_map(|id| state.tasks.get_mut(id).map(look))
             .collect();
         return json_response(StatusCode::OK, &Value::Array(tasks));
@@ -125,6 +114,15 @@ pub(crate) fn handle(
         }
     }
     not_found()
+}
+
+/// The task ids of a lookup body (`{"ids": [...]}`), for both task stand-ins.
+pub(crate) fn body_ids(body: &Value) -> impl Iterator<Item = &str> {
+    body.get("ids")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
 }
 
 fn not_found() -> Response<MockBody> {

@@ -65,18 +65,7 @@ pub(crate) fn handle(
         ("POST", "/suno/submit/music") => submit(state, "MUSIC", &body),
         ("POST", "/suno/submit/lyrics") => submit(state, "LYRICS", &body),
         ("POST", "/suno/fetch") => {
-            let ids: Vec<String> = body
-                .get("ids")
-                .and_then(Value::as_array)
-                .map(|ids| {
-                    ids.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default();
-            let tasks: Vec<Value> = ids
-                .iter()
+            let tasks: Vec<Value> = crate::midjourney::body_ids(&body)
                 .filter_map(|id| state.tasks.get_mut(id).map(look))
                 .collect();
             ok(Value::Array(tasks))
