@@ -264,7 +264,45 @@ async fn balances(app: &TestApp) {
     assert_eq!(channel(app, &root, funded).await["status"], json!(1));
 }
 
+async fn gemini_tests_use_the_configured_api_version(app: &TestApp) {
+    let root = app.root().await;
+    let mock = mock_provider::start("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let body = json!({"type": 24, "name": "gemini", "key": "gemini-key",
+                      "models": "gemini-2.5-flash", "base_url": mock.url()});
+    let reply = app
+        .post("/api/channel/", body)
+        .signed_in(&root)
+        .send()
+        .await;
+    assert!(reply.success(), "{}", reply.body);
+    let id = reply.data()[0].as_i64().unwrap();
+    let last_path = || mock.with_stats(|s| s.requests.last().map(|r| r.path.clone()));
+    for (versions, path) in [
+        ("{}", "/v1beta/models/gemini-2.5-flash:generateContent"),
+        (
+            r#"{"default": "v1"}"#,
+            "/v1/models/gemini-2.5-flash:generateContent",
+        ),
+        (
+            r#"{"default": "v1", "gemini-2.5-flash": "v1alpha"}"#,
+            "/v1alpha/models/gemini-2.5-flash:generateContent",
+        ),
+    ] {
+        app.set_option("gemini.version_settings", versions).await;
+        let tested = app
+            .get(&format!("/api/channel/test/{id}"))
+            .signed_in(&root)
+            .send()
+            .await;
+        assert!(tested.success(), "{}", tested.body);
+        assert_eq!(last_path().as_deref(), Some(path));
+    }
+}
+
 on_both_backends!(
+    gemini_tests_use_the_configured_api_version,
     tests_record_time_and_apply_health_rules,
     test_all_skips_manually_disabled,
     model_lists,

@@ -44,6 +44,28 @@ fn upstream_of<'a>(channel: &'a ChannelRecord, key: &'a str) -> Upstream<'a> {
         organization: &channel.openai_organization,
         other: &channel.other,
         setting: &channel.setting,
+        gemini_version: "",
+    }
+}
+
+/// The Gemini API version `gemini.version_settings` names for `model` (else its "default"):
+/// letters, digits, dots and dashes only; empty when none is set.
+fn gemini_version(options: &Options, model: &str) -> String {
+    let versions = options.json("gemini.version_settings");
+    let pick = versions
+        .get(model)
+        .or_else(|| versions.get("default"))
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+        .trim();
+    let valid = pick.len() <= 32
+        && pick
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+    if valid {
+        pick.to_owned()
+    } else {
+        String::new()
     }
 }
 
@@ -154,9 +176,14 @@ async fn test_one(
     let mut first_elapsed = None;
     let mut failure: Option<String> = None;
     let mut succeeded = 0usize;
+    let version = gemini_version(options, &model);
     for index in indexes.iter().copied() {
         let key = keys.get(index as usize).map(String::as_str).unwrap_or("");
-        let outcome = providers::test_chat(state.http(), &upstream_of(channel, key), &model).await;
+        let upstream = Upstream {
+            gemini_version: &version,
+            ..upstream_of(channel, key)
+        };
+        let outcome = providers::test_chat(state.http(), &upstream, &model).await;
         let (elapsed, judged) = match &outcome {
             Ok(ms) => (*ms, Ok(*ms)),
             Err((err, ms)) => (*ms, Err((err.status(), err.to_string()))),
@@ -476,6 +503,7 @@ pub async fn fetch_unsaved_models(
         organization: "",
         other: &request.other,
         setting: &request.setting,
+        gemini_version: "",
     };
     list_models(&state, &upstream).await
 }

@@ -21,6 +21,9 @@ pub struct Upstream<'a> {
     pub other: &'a str,
     /// The channel's setting JSON.
     pub setting: &'a str,
+    /// Gemini: the API version for the model called (`gemini.version_settings`); empty:
+    /// `v1beta`.
+    pub gemini_version: &'a str,
 }
 
 impl Upstream<'_> {
@@ -31,7 +34,7 @@ impl Upstream<'_> {
             base_url: self.base_url,
             other: self.other,
             responses_version: "",
-            gemini_version: "",
+            gemini_version: self.gemini_version,
         }
     }
 }
