@@ -10,12 +10,7 @@ use std::path::{Path, PathBuf};
 use control_plane::domain::options::REGISTRY;
 
 /// Saved by the console, read by nothing yet.
-const PENDING: &[(&str, &str)] = &[
-    ("MjAccountFilterEnabled", "issue 20: Midjourney tasks"),
-    ("MjActionCheckSuccessEnabled", "issue 20: Midjourney tasks"),
-    ("MjForwardUrlEnabled", "issue 20: Midjourney tasks"),
-    ("MjModeClearEnabled", "issue 20: Midjourney tasks"),
-];
+const PENDING: &[(&str, &str)] = &[("MjForwardUrlEnabled", "issue 20: the image proxy")];
 
 /// The Rust sources of both planes, but the options module itself (its registry, and its
 /// validation, which names keys without acting on them).

@@ -16,6 +16,7 @@ pub mod relay;
 pub mod routing;
 pub mod server;
 pub mod state;
+pub mod tasks;
 pub mod upstream;
 pub mod usage;
 

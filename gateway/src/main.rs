@@ -275,6 +275,10 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         args.usage_queue,
     );
     let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
+    let _ = state.tasks.set(gateway::tasks::TaskLookup::new(
+        channel.clone(),
+        auth.clone(),
+    ));
     state.breakers.set_policy(breaker_policy(args));
     let otel = start_tracing(&state, rt.handle())?;
     state

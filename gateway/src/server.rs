@@ -87,6 +87,7 @@ pub fn build_state(
         breakers: crate::routing::Breakers::new(crate::routing::BreakerPolicy::default()),
         readiness: crate::state::Readiness::default(),
         vertex_tokens: crate::credentials::VertexTokens::default(),
+        tasks: std::sync::OnceLock::new(),
         config: ConfigStore::new(snapshot),
         sink,
         metrics,

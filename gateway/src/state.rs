@@ -33,6 +33,8 @@ pub struct GatewayState {
     pub tracer: std::sync::OnceLock<telemetry::SdkTracer>,
     /// Vertex AI keys and access tokens, by channel key.
     pub vertex_tokens: crate::credentials::VertexTokens,
+    /// The control plane's task records (with a control plane only).
+    pub tasks: std::sync::OnceLock<crate::tasks::TaskLookup>,
 }
 
 /// Whether the gateway should get new traffic: not while draining, and, when an operator set a

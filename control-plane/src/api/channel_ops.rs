@@ -30,6 +30,14 @@ const PARALLEL_CHECKS: usize = 4;
 /// The model a test uses when neither the request nor the channel names one.
 const FALLBACK_TEST_MODEL: &str = "gpt-4o-mini";
 
+/// Whether the channel type is an asynchronous task API (Midjourney-Proxy, Suno).
+fn is_task_api(channel_type: i64) -> bool {
+    i32::try_from(channel_type)
+        .ok()
+        .and_then(adapters::provider::lookup)
+        .is_some_and(|s| s.protocol == adapters::provider::Protocol::Task)
+}
+
 /// The monitoring options as a policy.
 fn policy(options: &Options) -> HealthPolicy {
     HealthPolicy::from_options(options)
@@ -331,6 +339,8 @@ pub async fn test_every_channel(state: &AppState) -> ApiResult<CheckSummary> {
         .await?
         .into_iter()
         .filter(|c| c.status != STATUS_DISABLED)
+        // Task APIs (Midjourney, Suno) have no chat to test: never judged by one.
+        .filter(|c| !is_task_api(c.channel_type))
         .collect();
     let results: Vec<(i64, ApiResult<TestResult>)> =
         futures::stream::iter(candidates.into_iter().map(|c| {

@@ -87,7 +87,8 @@ fn authorized(
         | Protocol::Gemini
         | Protocol::Converse
         | Protocol::Ollama
-        | Protocol::Cohere => request,
+        | Protocol::Cohere
+        | Protocol::Task => request,
     };
     if upstream.organization.is_empty() || spec.protocol != Protocol::OpenAi {
         request
@@ -132,6 +133,10 @@ pub async fn test_chat(
     let started = Instant::now();
     let elapsed = || started.elapsed().as_millis() as i64;
     let spec = spec(upstream).map_err(|e| (e, 0))?;
+    // A task API (Midjourney, Suno) has no chat to test.
+    if spec.protocol == Protocol::Task {
+        return Err((ProviderError::Unsupported(upstream.channel_type), 0));
+    }
     // Cloud channels speak Anthropic's protocol for Claude models.
     let protocol = spec.protocol_for(model);
     let request = ir::Request {
@@ -188,7 +193,9 @@ pub async fn fetch_models(
         // Ollama lists its local models at /api/tags; Cohere its chat models at /v1/models.
         Protocol::Ollama => (adapters::ollama::TAGS_PATH, "models", "name"),
         Protocol::Cohere => ("/v1/models?endpoint=chat", "models", "name"),
-        Protocol::Converse => return Err(ProviderError::Unsupported(upstream.channel_type)),
+        Protocol::Converse | Protocol::Task => {
+            return Err(ProviderError::Unsupported(upstream.channel_type));
+        }
     };
     let site = upstream.site(spec);
     let url = match spec.url {

@@ -250,6 +250,10 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         log_chat_content: o.bool("LogChatContentEnabled"),
         worker_url: o.get("WorkerUrl").trim().trim_end_matches('/').to_owned(),
         worker_key: o.get("WorkerValidKey").to_owned(),
+        mj_notify: o.bool("MjNotifyEnabled"),
+        mj_account_filter: o.bool("MjAccountFilterEnabled"),
+        mj_mode_clear: o.bool("MjModeClearEnabled"),
+        mj_action_check: o.bool("MjActionCheckSuccessEnabled"),
         stream_cache_queue: u32::try_from(o.i64("StreamCacheQueueLength").clamp(0, 64))
             .unwrap_or(0),
         sensitive_words: if o.bool("CheckSensitiveEnabled") {

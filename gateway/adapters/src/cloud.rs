@@ -76,7 +76,14 @@ pub fn bedrock_request(
         ),
         (Protocol::Converse, true) => (Action::ConverseStream, body, StreamKind::Converse),
         (Protocol::Converse, false) => (Action::Converse, body, StreamKind::Converse),
-        (Protocol::OpenAi | Protocol::Gemini | Protocol::Ollama | Protocol::Cohere, _) => {
+        (
+            Protocol::OpenAi
+            | Protocol::Gemini
+            | Protocol::Ollama
+            | Protocol::Cohere
+            | Protocol::Task,
+            _,
+        ) => {
             return Err(unsupported("this call"));
         }
     };
@@ -123,7 +130,11 @@ pub fn vertex_request(
     let body = match protocol {
         Protocol::Anthropic => Bytes::from(vertex::claude_body(&body)?),
         Protocol::Gemini => body,
-        Protocol::OpenAi | Protocol::Converse | Protocol::Ollama | Protocol::Cohere => {
+        Protocol::OpenAi
+        | Protocol::Converse
+        | Protocol::Ollama
+        | Protocol::Cohere
+        | Protocol::Task => {
             return Err(unsupported("this call"));
         }
     };

@@ -16,6 +16,9 @@ pub enum Protocol {
     Ollama,
     /// Cohere's v2 Chat API (`/v2/chat`).
     Cohere,
+    /// An asynchronous task API (Midjourney-Proxy's `/mj/*`, Suno's `/suno/*`): relayed as it
+    /// is by the gateway's task module, never a chat or an embedding.
+    Task,
 }
 
 /// How the channel key is sent.
@@ -29,6 +32,8 @@ pub enum AuthStyle {
     GoogApiKey,
     /// `api-key: {key}` (Azure OpenAI).
     ApiKey,
+    /// `mj-api-secret: {key}` (Midjourney-Proxy).
+    MjApiSecret,
     /// Computed per request from the key (Bedrock's SigV4 or API key, Vertex's access token
     /// or API key): no static header.
     PerRequest,
@@ -42,6 +47,7 @@ impl AuthStyle {
             AuthStyle::XApiKey => ("x-api-key", key.to_owned()),
             AuthStyle::GoogApiKey => ("x-goog-api-key", key.to_owned()),
             AuthStyle::ApiKey => ("api-key", key.to_owned()),
+            AuthStyle::MjApiSecret => ("mj-api-secret", key.to_owned()),
             // Never sent as is: the relay computes these headers for each request.
             AuthStyle::PerRequest => ("authorization", String::new()),
         }
@@ -119,9 +125,23 @@ const fn openai_compatible(
     }
 }
 
+/// An asynchronous task API (no default address: the operator's proxy).
+const fn task_api(channel_type: i32, name: &'static str, auth: AuthStyle) -> ProviderSpec {
+    ProviderSpec {
+        channel_type,
+        name,
+        protocol: Protocol::Task,
+        default_base_url: "",
+        auth,
+        url: UrlStyle::Prefix,
+        stream_usage: false,
+    }
+}
+
 /// Channel types served in this version (new-api numbering).
 pub const PROVIDERS: &[ProviderSpec] = &[
     openai_compatible(1, "OpenAI", "https://api.openai.com"),
+    task_api(2, "Midjourney", AuthStyle::MjApiSecret),
     ProviderSpec {
         auth: AuthStyle::ApiKey,
         url: UrlStyle::Azure,
@@ -131,6 +151,7 @@ pub const PROVIDERS: &[ProviderSpec] = &[
         protocol: Protocol::Ollama,
         ..openai_compatible(4, "Ollama", "http://localhost:11434")
     },
+    task_api(5, "MidjourneyPlus", AuthStyle::MjApiSecret),
     openai_compatible(6, "OpenAIMax", "https://api.openaimax.com"),
     openai_compatible(7, "OhMyGPT", "https://api.ohmygpt.com"),
     ProviderSpec {
@@ -181,6 +202,7 @@ pub const PROVIDERS: &[ProviderSpec] = &[
         stream_usage: true,
     },
     openai_compatible(40, "SiliconFlow", "https://api.siliconflow.cn"),
+    task_api(36, "Suno", AuthStyle::Bearer),
     ProviderSpec {
         channel_type: 41,
         name: "VertexAI",
@@ -365,6 +387,8 @@ pub fn chat_url(site: &Site<'_>, model: &str, stream: bool) -> String {
         Protocol::Anthropic => format!("{}/v1/messages", site.base()),
         Protocol::Ollama => format!("{}{}", site.base(), crate::ollama::CHAT_PATH),
         Protocol::Cohere => format!("{}{}", site.base(), crate::cohere::CHAT_PATH),
+        // Never called: task channels take no chat.
+        Protocol::Task => site.base().to_owned(),
         Protocol::Gemini => {
             let method = if stream {
                 GeminiMethod::Stream

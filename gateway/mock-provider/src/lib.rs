@@ -152,6 +152,8 @@ pub struct Stats {
     pub(crate) oauth: google_oauth::OAuthState,
     /// Requests to the Midjourney-Proxy stand-in, per path.
     pub mj_calls: HashMap<String, u64>,
+    /// The body of the last Midjourney submission.
+    pub mj_last_submit: Option<serde_json::Value>,
     /// The Midjourney-Proxy stand-in's tasks.
     #[serde(skip)]
     pub(crate) mj: midjourney::MjState,

@@ -81,7 +81,9 @@ pub(crate) fn handle(
         if method != Method::POST {
             return not_found();
         }
-        return submit(state, action, &body);
+        let answer = submit(state, action, &body);
+        st.mj_last_submit = Some(body);
+        return answer;
     }
     if path == "/mj/task/list-by-condition" && method == Method::POST {
         let tasks: Vec<Value> = body_ids(&body)

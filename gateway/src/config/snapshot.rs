@@ -207,6 +207,14 @@ pub struct Options {
     pub log_chat_content: bool,
     /// Where client image URLs are fetched (`WorkerUrl`, `WorkerValidKey`), when set.
     pub image_worker: Option<Arc<ImageWorker>>,
+    /// Midjourney submissions keep `notifyHook` (`MjNotifyEnabled`).
+    pub mj_notify: bool,
+    /// … keep `accountFilter` (`MjAccountFilterEnabled`).
+    pub mj_account_filter: bool,
+    /// … have `--fast`, `--relax`, `--turbo` taken out of their prompt (`MjModeClearEnabled`).
+    pub mj_mode_clear: bool,
+    /// Actions need a finished task of the caller's to build on (`MjActionCheckSuccessEnabled`).
+    pub mj_action_check: bool,
     /// Clients get a generic message instead of the upstream's error text.
     pub hide_upstream_error: bool,
     /// Requests whose Origin is a browser extension are refused.
@@ -420,6 +428,10 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
         stream_cache_queue: usize::try_from(o.stream_cache_queue).unwrap_or(0),
         log_chat_content: o.log_chat_content,
         image_worker: image_worker(&o.worker_url, &o.worker_key),
+        mj_notify: o.mj_notify,
+        mj_account_filter: o.mj_account_filter,
+        mj_mode_clear: o.mj_mode_clear,
+        mj_action_check: o.mj_action_check,
         sensitive_words: crate::edge::content::SensitiveWords::shared(&o.sensitive_words),
         providers: ProviderOptions {
             claude_default_max_tokens: o.claude_default_max_tokens.clone(),

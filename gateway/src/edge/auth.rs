@@ -23,7 +23,8 @@ pub struct Caller {
     pub pinned_channel: Option<i64>,
 }
 
-/// The raw key: `Authorization: Bearer …`, then `x-api-key`, `x-goog-api-key`, `?key=`.
+/// The raw key: `Authorization: Bearer …`, then `x-api-key`, `x-goog-api-key`,
+/// `mj-api-secret`, `?key=`.
 pub fn extract_key<'a>(headers: &'a HeaderMap, query: Option<&'a str>) -> Option<&'a str> {
     let header = |name: &str| {
         headers
@@ -38,11 +39,15 @@ pub fn extract_key<'a>(headers: &'a HeaderMap, query: Option<&'a str>) -> Option
             .or_else(|| auth.strip_prefix("bearer "))
             .unwrap_or(auth)
             .trim();
-        if !key.is_empty() {
+        // Midjourney-Proxy clients send this placeholder and the key in `mj-api-secret`.
+        if !key.is_empty() && key != "midjourney-proxy" {
             return Some(key);
         }
     }
-    if let Some(k) = header("x-api-key").or_else(|| header("x-goog-api-key")) {
+    if let Some(k) = header("x-api-key")
+        .or_else(|| header("x-goog-api-key"))
+        .or_else(|| header("mj-api-secret"))
+    {
         return Some(k);
     }
     query?

@@ -181,9 +181,11 @@ fn embed_outgoing(
                 passthrough: false,
             })
         }
-        Protocol::Anthropic | Protocol::Converse | Protocol::Ollama | Protocol::Cohere => {
-            Err(UpstreamError::Unsupported("embeddings").into())
-        }
+        Protocol::Anthropic
+        | Protocol::Converse
+        | Protocol::Ollama
+        | Protocol::Cohere
+        | Protocol::Task => Err(UpstreamError::Unsupported("embeddings").into()),
     }
 }
 
@@ -262,7 +264,9 @@ fn apply_rules(
         (_, Protocol::OpenAi) => BodyDialect::OpenAiChat,
         (_, Protocol::Anthropic) => BodyDialect::Anthropic,
         (_, Protocol::Gemini) => BodyDialect::Gemini,
-        (_, Protocol::Converse | Protocol::Ollama | Protocol::Cohere) => BodyDialect::Other,
+        (_, Protocol::Converse | Protocol::Ollama | Protocol::Cohere | Protocol::Task) => {
+            BodyDialect::Other
+        }
     };
     let target = overrides::Outgoing {
         dialect,

@@ -35,6 +35,8 @@ pub enum Call {
     NotImplemented,
     /// `GET /dashboard/billing/*` and `/api/usage/token` (answered from the snapshot).
     Billing(billing_api::Info),
+    /// Midjourney-Proxy and Suno task calls.
+    Task(super::task_relay::TaskCall),
 }
 
 impl Call {
@@ -56,6 +58,7 @@ impl Call {
             Call::Media(kind) => kind.label(),
             Call::NotImplemented => "not_implemented",
             Call::Billing(_) => "billing",
+            Call::Task(t) => t.label(),
         }
     }
 }
@@ -115,6 +118,9 @@ pub fn recognise(
     }
     if let Some(info) = billing_api::recognise(method, path) {
         return Some(Call::Billing(info));
+    }
+    if let Some(task) = super::task_relay::recognise(method, path) {
+        return Some(Call::Task(task));
     }
     let models_rest = path
         .strip_prefix("/v1beta/models/")

@@ -104,7 +104,8 @@ impl Job {
             | Call::GeminiModels { .. }
             | Call::Media(_)
             | Call::NotImplemented
-            | Call::Billing(_) => {
+            | Call::Billing(_)
+            | Call::Task(_) => {
                 return Err(RequestError::InvalidRequest(
                     "this call is not relayed".to_owned(),
                 ));

@@ -23,6 +23,7 @@ mod respond;
 mod shape;
 mod spans;
 mod sse;
+mod task_relay;
 
 pub use cors::CorsOrigins;
 pub use post::read_upstream;
@@ -92,6 +93,7 @@ fn is_relay_path(path: &str) -> bool {
         || path.starts_with("/v1beta")
         || path.trim_end_matches('/') == edge::playground::PATH
         || billing_api::serves(path)
+        || task_relay::serves(path)
 }
 
 #[async_trait]
@@ -232,6 +234,7 @@ impl Relay {
             Call::Media(kind) => media::relay(self, session, snap, trace, kind).await,
             Call::NotImplemented => media::answer_not_implemented(self, session, snap, trace).await,
             Call::Billing(info) => billing_api::answer(self, session, snap, trace, info).await,
+            Call::Task(call) => task_relay::relay(self, session, snap, trace, call).await,
             call => post::relay(self, session, snap, trace, &call).await,
         }
     }

@@ -347,11 +347,11 @@ pub(super) fn note_upstream_failure(
 
 /// Tells the key's circuit breaker how the attempt went: an answer closes it, a failure of
 /// the channel's (no answer, 5xx, a refused key, too many requests) counts towards opening it.
-pub(super) fn breaker_outcome(
+pub(super) fn breaker_outcome<T>(
     state: &crate::state::GatewayState,
     channel: &ChannelEntry,
     key: u32,
-    result: &Result<Outcome, AttemptError>,
+    result: &Result<T, AttemptError>,
 ) {
     let breakers = &state.breakers;
     let changed = match result {

@@ -18,7 +18,14 @@ use adapters::openai::Usage;
 pub const CHAT_LOG_MAX: usize = 4096;
 
 /// Calls that cost nothing and write no log row.
-const FREE_ENDPOINTS: [&str; 4] = ["models", "count_tokens", "billing", "not_implemented"];
+const FREE_ENDPOINTS: [&str; 6] = [
+    "models",
+    "count_tokens",
+    "billing",
+    "not_implemented",
+    "mj_fetch",
+    "suno_fetch",
+];
 
 /// What happened to one request, filled in as it goes.
 #[derive(Debug)]
@@ -62,6 +69,8 @@ pub struct Trace {
     pub chat_prompt: Option<String>,
     /// The answer's text as the client got it, kept for the log row.
     pub chat_answer: Option<String>,
+    /// The asynchronous task this request submitted, if the provider accepted one.
+    pub task: Option<crate::usage::TaskReport>,
 }
 
 fn new_request_id(now: std::time::SystemTime) -> String {
@@ -109,6 +118,7 @@ impl Trace {
             span: None,
             chat_prompt: None,
             chat_answer: None,
+            task: None,
         }
     }
 
@@ -289,6 +299,7 @@ impl Trace {
             other,
             ip: self.client_ip.map(|ip| ip.to_string()).unwrap_or_default(),
             channel_failures: self.channel_failures,
+            task: self.task,
         });
     }
 }
@@ -320,5 +331,6 @@ fn protocol_name(p: adapters::provider::Protocol) -> &'static str {
         Protocol::Converse => "bedrock-converse",
         Protocol::Ollama => "ollama",
         Protocol::Cohere => "cohere",
+        Protocol::Task => "task",
     }
 }

@@ -18,9 +18,11 @@ pub fn for_channel(
     opts: &ProviderOptions,
 ) -> String {
     match protocol {
-        Protocol::OpenAi | Protocol::Converse | Protocol::Ollama | Protocol::Cohere => {
-            model.to_owned()
-        }
+        Protocol::OpenAi
+        | Protocol::Converse
+        | Protocol::Ollama
+        | Protocol::Cohere
+        | Protocol::Task => model.to_owned(),
         Protocol::Anthropic => claude(req, model, opts),
         Protocol::Gemini => gemini(req, model, opts),
     }

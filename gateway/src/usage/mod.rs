@@ -18,6 +18,22 @@ pub const LOG_CONSUME: i32 = 2;
 /// Log type of a failed request.
 pub const LOG_ERROR: i32 = 6;
 
+/// An asynchronous task a request submitted (reported with its usage record).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TaskReport {
+    /// `mj` or `suno`.
+    pub platform: String,
+    /// The provider's task id.
+    pub task_id: String,
+    pub action: String,
+    pub prompt: String,
+    /// The submission's answer code (Midjourney-Proxy).
+    pub code: i64,
+    pub description: String,
+    /// JSON object.
+    pub properties: String,
+}
+
 /// One request's usage, in the shape of a log row.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct UsageRecord {
@@ -52,6 +68,9 @@ pub struct UsageRecord {
     /// Upstream attempts that failed, in order (the control plane disables channels by them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub channel_failures: Vec<ChannelFailure>,
+    /// The asynchronous task the request submitted, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskReport>,
 }
 
 /// One failed upstream attempt of a request.

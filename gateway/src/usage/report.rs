@@ -86,8 +86,15 @@ pub fn to_wire(r: UsageRecord) -> pb::UsageRecord {
                 message: f.message,
             })
             .collect(),
-        // The gateway relays no asynchronous tasks yet (issue 20).
-        task: None,
+        task: r.task.map(|t| pb::TaskSubmit {
+            platform: t.platform,
+            task_id: t.task_id,
+            action: t.action,
+            prompt: t.prompt,
+            code: i32::try_from(t.code).unwrap_or(0),
+            description: t.description,
+            properties: t.properties,
+        }),
     }
 }
 

@@ -122,8 +122,14 @@ pub fn encode_request(
         Protocol::Converse => serde_json::to_vec(&bedrock::encode_request(req, upstream_model)?),
         Protocol::Ollama => serde_json::to_vec(&ollama::encode_request(req, upstream_model)?),
         Protocol::Cohere => serde_json::to_vec(&cohere::encode_request(req, upstream_model)),
+        Protocol::Task => return Err(task_channel()),
     };
     written.map_err(|e| ParseError::Invalid(format!("cannot write the request: {e}")))
+}
+
+/// A chat sent to an asynchronous task channel (Midjourney-Proxy, Suno).
+fn task_channel() -> ParseError {
+    ParseError::Invalid("a task channel (Midjourney, Suno) takes no chat requests".to_owned())
 }
 
 /// `safetySettings` from the option: each category's own threshold, else "default", else OFF.
@@ -145,6 +151,7 @@ pub fn decode_response(protocol: Protocol, v: &Value) -> Result<ir::Response, Pa
         Protocol::Converse => bedrock::decode_response(v),
         Protocol::Ollama => ollama::decode_response(v),
         Protocol::Cohere => cohere::decode_response(v),
+        Protocol::Task => Err(task_channel()),
     }
 }
 

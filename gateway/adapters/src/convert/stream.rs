@@ -35,6 +35,8 @@ impl Decoder {
             Protocol::Converse => Decoder::Converse(bedrock::StreamDecoder::new()),
             Protocol::Ollama => Decoder::Ollama(ollama::StreamDecoder::new()),
             Protocol::Cohere => Decoder::Cohere(cohere::StreamDecoder::new()),
+            // Never reached: a task channel takes no chat (`encode_request` refuses it).
+            Protocol::Task => Decoder::OpenAi(openai_chat::StreamDecoder::new()),
         }
     }
 

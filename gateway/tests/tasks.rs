@@ -1,0 +1,166 @@
+//! Midjourney tasks end to end (control plane, gateway, the mock's Midjourney-Proxy): a
+//! submission through the gateway is priced by its action and charged once when the proxy
+//! accepts it; the control plane follows the task to its end; fetches through the gateway see
+//! the caller's own tasks only; a failed task is refunded once.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::system::{System, send_json};
+use serde_json::{Value, json};
+
+async fn user_quota(sys: &System) -> i64 {
+    sys.cp
+        .ok("GET", &format!("/api/user/{}", sys.user_id), Value::Null)
+        .await["quota"]
+        .as_i64()
+        .unwrap()
+}
+
+/// Polls `f` until it returns `Some`, for at most `limit`.
+async fn eventually<T, F, Fut>(limit: Duration, what: &str, mut f: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let start = Instant::now();
+    loop {
+        if let Some(v) = f().await {
+            return v;
+        }
+        assert!(start.elapsed() < limit, "never: {what}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drawings_are_charged_once_followed_to_the_end_and_private() {
+    let sys = System::start(false).await.unwrap();
+    sys.cp
+        .ok(
+            "POST",
+            "/api/channel/",
+            json!({"type": 2, "name": "mj", "key": "mj-secret", "models": "mj_imagine",
+                   "group": "default", "base_url": sys.mock.url()}),
+        )
+        .await;
+    sys.cp
+        .ok(
+            "PUT",
+            "/api/option/",
+            json!({"key": "ModelPrice", "value": json!({"mj_imagine": 0.1}).to_string()}),
+        )
+        .await;
+    let gw = sys.gateway("gw-mj").await;
+    let url = |path: &str| format!("http://{}{path}", gw.addr);
+    let key = sys.key.clone();
+    let submit = |prompt: &'static str| {
+        let (url, key) = (url("/mj/submit/imagine"), key.clone());
+        async move {
+            send_json(
+                "POST",
+                &url,
+                &[
+                    ("mj-api-secret", key.as_str()),
+                    ("authorization", "midjourney-proxy"),
+                ],
+                json!({"prompt": prompt, "notifyHook": "https://hooks.example/x"}),
+            )
+            .await
+        }
+    };
+    let before = user_quota(&sys).await;
+    // The gateway learns the channel and the price from the config feed.
+    let accepted = eventually(
+        Duration::from_secs(10),
+        "the drawing is accepted",
+        || async {
+            let r = submit("a red fox --fast").await;
+            (r.status == 200).then(|| r.json())
+        },
+    )
+    .await;
+    assert_eq!(accepted["code"], 1, "{accepted}");
+    let id = accepted["result"].as_str().unwrap().to_owned();
+    // 0.1 USD at 500 000 quota a dollar, charged once.
+    let charged = eventually(
+        Duration::from_secs(10),
+        "the charge is recorded",
+        || async {
+            let now = user_quota(&sys).await;
+            (now < before).then_some(before - now)
+        },
+    )
+    .await;
+    assert_eq!(charged, 50_000);
+    // The options shaped what the proxy got: no callback (MjNotifyEnabled is off), the speed
+    // flag kept (MjModeClearEnabled is off).
+    let seen = sys.mock.with_stats(|s| s.mj_last_submit.clone()).unwrap();
+    assert_eq!(seen, json!({"prompt": "a red fox --fast"}));
+
+    // Followed to the end by the control plane; fetched through the gateway.
+    let fetch = |id: String, key: String| {
+        let url = url(&format!("/mj/task/{id}/fetch"));
+        async move { send_json("GET", &url, &[("mj-api-secret", key.as_str())], Value::Null).await }
+    };
+    let done = eventually(Duration::from_secs(60), "the drawing succeeds", || async {
+        let r = fetch(id.clone(), key.clone()).await;
+        (r.status == 200 && r.json()["status"] == "SUCCESS").then(|| r.json())
+    })
+    .await;
+    assert!(
+        done["imageUrl"].as_str().unwrap().ends_with(".png"),
+        "{done}"
+    );
+    assert_eq!(done["buttons"].as_array().map(Vec::len), Some(8), "{done}");
+    assert_eq!(user_quota(&sys).await, before - 50_000, "charged once");
+
+    // Another user's key finds nothing under that id.
+    sys.cp
+        .ok(
+            "POST",
+            "/api/user/",
+            json!({"username": "other", "password": "other-pass-1", "display_name": "other"}),
+        )
+        .await;
+    let other = sys.cp.login("other", "other-pass-1").await;
+    let reply = sys
+        .cp
+        .call_as(
+            &other,
+            "POST",
+            "/api/token/",
+            json!({"name": "o", "remain_quota": 0, "unlimited_quota": true, "expired_time": -1}),
+        )
+        .await;
+    let other_key = reply["data"][0]["key"].as_str().unwrap().to_owned();
+    // (Once the gateway knows the new token.)
+    let foreign = eventually(
+        Duration::from_secs(10),
+        "the other key is known",
+        || async {
+            let r = fetch(id.clone(), other_key.clone()).await;
+            (r.status != 401).then_some(r)
+        },
+    )
+    .await;
+    assert_eq!(foreign.status, 404, "{}", foreign.text());
+    assert_eq!(foreign.json()["description"], "task_no_found");
+
+    // A task that fails is refunded, once.
+    let failing = submit("this one will fail").await;
+    assert_eq!(failing.status, 200, "{}", failing.text());
+    let failing_id = failing.json()["result"].as_str().unwrap().to_owned();
+    let failed = eventually(Duration::from_secs(60), "the failure is seen", || async {
+        let r = fetch(failing_id.clone(), key.clone()).await;
+        (r.status == 200 && r.json()["status"] == "FAILURE").then(|| r.json())
+    })
+    .await;
+    assert!(!failed["failReason"].as_str().unwrap().is_empty());
+    eventually(Duration::from_secs(10), "the refund", || async {
+        (user_quota(&sys).await == before - 50_000).then_some(())
+    })
+    .await;
+}
