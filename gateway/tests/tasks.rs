@@ -164,3 +164,76 @@ async fn drawings_are_charged_once_followed_to_the_end_and_private() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn songs_are_charged_when_accepted_and_fetched_until_done() {
+    let sys = System::start(false).await.unwrap();
+    sys.cp
+        .ok(
+            "POST",
+            "/api/channel/",
+            json!({"type": 36, "name": "suno", "key": "suno-key", "models": "suno_music",
+                   "group": "default", "base_url": sys.mock.url()}),
+        )
+        .await;
+    sys.cp
+        .ok(
+            "PUT",
+            "/api/option/",
+            json!({"key": "ModelPrice", "value": json!({"suno_music": 0.2}).to_string()}),
+        )
+        .await;
+    let gw = sys.gateway("gw-suno").await;
+    let url = |path: &str| format!("http://{}{path}", gw.addr);
+    let bearer = format!("Bearer {}", sys.key);
+    let before = user_quota(&sys).await;
+    // A submission the provider refuses (no prompt) costs nothing.
+    let refused = eventually(Duration::from_secs(10), "the channel is known", || async {
+        let r = send_json(
+            "POST",
+            &url("/suno/submit/music"),
+            &[("authorization", bearer.as_str())],
+            json!({"title": "no prompt"}),
+        )
+        .await;
+        (r.status != 503).then_some(r)
+    })
+    .await;
+    assert_eq!(refused.status, 400, "{}", refused.text());
+    let accepted = send_json(
+        "POST",
+        &url("/suno/submit/music"),
+        &[("authorization", bearer.as_str())],
+        json!({"prompt": "a sea shanty", "mv": "chirp-v3-5"}),
+    )
+    .await;
+    assert_eq!(accepted.status, 200, "{}", accepted.text());
+    assert_eq!(accepted.json()["code"], "success");
+    let id = accepted.json()["data"].as_str().unwrap().to_owned();
+    let done = eventually(Duration::from_secs(60), "the song is done", || async {
+        let r = send_json(
+            "GET",
+            &url(&format!("/suno/fetch/{id}")),
+            &[("authorization", bearer.as_str())],
+            Value::Null,
+        )
+        .await;
+        (r.status == 200 && r.json()["data"]["status"] == "SUCCESS").then(|| r.json())
+    })
+    .await;
+    assert_eq!(
+        done["data"]["data"].as_array().map(Vec::len),
+        Some(2),
+        "{done}"
+    );
+    let listed = send_json(
+        "POST",
+        &url("/suno/fetch"),
+        &[("authorization", bearer.as_str())],
+        json!({"ids": [id, "someone-elses"]}),
+    )
+    .await;
+    assert_eq!(listed.json()["data"].as_array().map(Vec::len), Some(1));
+    // 0.2 USD, once: the refused submission was free.
+    assert_eq!(user_quota(&sys).await, before - 100_000);
+}
