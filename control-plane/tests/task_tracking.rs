@@ -98,6 +98,7 @@ async fn fetch(app: &TestApp, user_id: i64, platform: &str, ids: &[&str]) -> Vec
             user_id,
             platform: platform.into(),
             task_ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+            ..Default::default()
         }))
         .await
         .unwrap()

@@ -30,6 +30,26 @@ impl TaskLookup {
         }
     }
 
+    /// The image URL of a finished drawing, whoever owns it (the image proxy).
+    pub async fn image(&self, task_id: &str) -> Result<Option<String>, tonic::Status> {
+        let mut client = self.client.clone();
+        let answer = client
+            .fetch_tasks(pb::FetchTasksRequest {
+                user_id: 0,
+                platform: "mj".to_owned(),
+                task_ids: vec![task_id.to_owned()],
+                image_only: true,
+            })
+            .await?;
+        Ok(answer
+            .into_inner()
+            .tasks
+            .into_iter()
+            .next()
+            .map(|t| t.image_url)
+            .filter(|u| !u.is_empty()))
+    }
+
     /// `user_id`'s tasks among `task_ids` on `platform` (`mj`, `suno`).
     pub async fn fetch(
         &self,
@@ -43,6 +63,7 @@ impl TaskLookup {
                 user_id,
                 platform: platform.to_owned(),
                 task_ids,
+                image_only: false,
             })
             .await?;
         Ok(answer.into_inner().tasks)

@@ -117,6 +117,45 @@ async fn drawings_are_charged_once_followed_to_the_end_and_private() {
     assert_eq!(done["buttons"].as_array().map(Vec::len), Some(8), "{done}");
     assert_eq!(user_quota(&sys).await, before - 50_000, "charged once");
 
+    // With MjForwardUrlEnabled the image is shown, and served, through the gateway.
+    let server = format!("http://{}", gw.addr);
+    for (key, value) in [
+        ("ServerAddress", server.as_str()),
+        ("MjForwardUrlEnabled", "true"),
+    ] {
+        sys.cp
+            .ok("PUT", "/api/option/", json!({"key": key, "value": value}))
+            .await;
+    }
+    let proxied = format!("{server}/mj/image/{id}");
+    eventually(
+        Duration::from_secs(10),
+        "the image URL is the proxy's",
+        || async {
+            let r = fetch(id.clone(), key.clone()).await;
+            (r.json()["imageUrl"] == proxied.as_str()).then_some(())
+        },
+    )
+    .await;
+    let image = send_json("GET", &proxied, &[], Value::Null).await;
+    assert_eq!(image.status, 200, "{}", image.text());
+    assert_eq!(
+        image
+            .headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
+        Some("image/png")
+    );
+    assert!(image.body.starts_with(b"\x89PNG"), "a PNG");
+    let missing = send_json(
+        "GET",
+        &format!("{server}/mj/image/unknown"),
+        &[],
+        Value::Null,
+    )
+    .await;
+    assert_eq!(missing.status, 404);
+
     // Another user's key finds nothing under that id.
     sys.cp
         .ok(

@@ -167,6 +167,18 @@ pub async fn for_user(
     Ok(out)
 }
 
+/// The image of a finished drawing, whoever owns it (the image proxy's lookup).
+pub async fn image_of(db: &Db, task_id: &str) -> Result<Option<String>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT image_url FROM midjourneys WHERE mj_id = $1 AND image_url <> '' \
+         ORDER BY id DESC LIMIT 1",
+    )
+    .bind(task_id)
+    .fetch_optional(&db.pool)
+    .await?;
+    row.map(|r| r.try_get("image_url")).transpose()
+}
+
 /// A task the poller should look at.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DueTask {

@@ -254,6 +254,12 @@ fn relay_options(o: &Options) -> pb::RelayOptions {
         mj_account_filter: o.bool("MjAccountFilterEnabled"),
         mj_mode_clear: o.bool("MjModeClearEnabled"),
         mj_action_check: o.bool("MjActionCheckSuccessEnabled"),
+        mj_forward_url: o.bool("MjForwardUrlEnabled"),
+        server_address: o
+            .get("ServerAddress")
+            .trim()
+            .trim_end_matches('/')
+            .to_owned(),
         stream_cache_queue: u32::try_from(o.i64("StreamCacheQueueLength").clamp(0, 64))
             .unwrap_or(0),
         sensitive_words: if o.bool("CheckSensitiveEnabled") {

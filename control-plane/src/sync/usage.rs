@@ -81,6 +81,24 @@ impl UsageService for UsageApi {
         request: Request<pb::FetchTasksRequest>,
     ) -> Result<Response<pb::FetchTasksResponse>, Status> {
         let req = request.into_inner();
+        if req.image_only {
+            let id = req.task_ids.first().cloned().unwrap_or_default();
+            let url = task_progress::image_of(self.state.db(), &id)
+                .await
+                .map_err(|err| {
+                    tracing::warn!(error = %err, "task image lookup failed");
+                    Status::unavailable("task lookup failed")
+                })?;
+            let tasks = url
+                .map(|image_url| pb::TaskState {
+                    task_id: id,
+                    image_url,
+                    ..Default::default()
+                })
+                .into_iter()
+                .collect();
+            return Ok(Response::new(pb::FetchTasksResponse { tasks }));
+        }
         if req.user_id <= 0
             || !crate::domain::usage::TASK_PLATFORMS.contains(&req.platform.as_str())
         {

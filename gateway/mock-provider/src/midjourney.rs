@@ -42,6 +42,8 @@ pub(crate) struct MjState {
 #[derive(Debug, Clone)]
 struct MjTask {
     id: String,
+    /// Where its image is served (`http://{the mock}`): `/__mj_image/{id}.png`.
+    image_base: String,
     action: &'static str,
     prompt: String,
     submit_time: i64,
@@ -52,7 +54,16 @@ struct MjTask {
 
 /// Whether a path belongs to this stand-in.
 pub(crate) fn owns(path: &str) -> bool {
-    path.starts_with("/mj/")
+    path.starts_with("/mj/") || path.starts_with("/__mj_image/")
+}
+
+/// A finished drawing's image (the CDN of the real service): any id gets the same PNG.
+fn image() -> Response<MockBody> {
+    use base64::Engine;
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(crate::WORKER_PNG_BASE64)
+        .unwrap_or_default();
+    crate::bytes_response(StatusCode::OK, "image/png", Bytes::from(png))
 }
 
 /// Answers one Midjourney-Proxy request.
@@ -63,6 +74,9 @@ pub(crate) fn handle(
     body: &Bytes,
     stats: &SharedStats,
 ) -> Response<MockBody> {
+    if path.starts_with("/__mj_image/") {
+        return image();
+    }
     let secret = headers
         .get("mj-api-secret")
         .and_then(|v| v.to_str().ok())
@@ -81,7 +95,11 @@ pub(crate) fn handle(
         if method != Method::POST {
             return not_found();
         }
-        let answer = submit(state, action, &body);
+        let host = headers
+            .get(http::header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("127.0.0.1");
+        let answer = submit(state, action, &body, &format!("http://{host}"));
         st.mj_last_submit = Some(body);
         return answer;
     }
@@ -134,7 +152,7 @@ fn not_found() -> Response<MockBody> {
     )
 }
 
-fn submit(state: &mut MjState, action: &str, body: &Value) -> Response<MockBody> {
+fn submit(state: &mut MjState, action: &str, body: &Value, image_base: &str) -> Response<MockBody> {
     let Some(action) = ACTIONS.iter().copied().find(|a| *a == action) else {
         return not_found();
     };
@@ -183,6 +201,7 @@ fn submit(state: &mut MjState, action: &str, body: &Value) -> Response<MockBody>
         id.clone(),
         MjTask {
             id: id.clone(),
+            image_base: image_base.to_owned(),
             action,
             prompt,
             submit_time: now_ms(),
@@ -234,7 +253,7 @@ fn look(task: &mut MjTask) -> Value {
         "submitTime": task.submit_time,
         "startTime": if shown >= 1 { task.submit_time + 1000 } else { 0 },
         "finishTime": if finished { task.submit_time + 2000 } else { 0 },
-        "imageUrl": if success { format!("https://cdn.mock.example/mj/{}.png", task.id) } else { String::new() },
+        "imageUrl": if success { format!("{}/__mj_image/{}.png", task.image_base, task.id) } else { String::new() },
         "status": status,
         "progress": progress,
         "failReason": if finished && task.fails { "mock failure: the prompt was refused" } else { "" },
@@ -262,7 +281,12 @@ mod tests {
     #[test]
     fn a_task_advances_each_time_it_is_looked_at() {
         let mut state = MjState::default();
-        let ok = submit(&mut state, "imagine", &json!({"prompt": "a cat"}));
+        let ok = submit(
+            &mut state,
+            "imagine",
+            &json!({"prompt": "a cat"}),
+            "http://m",
+        );
         assert_eq!(ok.status(), StatusCode::OK);
         let id = state.tasks.keys().next().cloned().unwrap_or_default();
         let task = state.tasks.get_mut(&id);
@@ -273,7 +297,12 @@ mod tests {
         assert_eq!(done["status"], "SUCCESS");
         assert!(done["imageUrl"].as_str().unwrap_or("").ends_with(".png"));
         assert_eq!(done["buttons"].as_array().map(Vec::len), Some(8));
-        submit(&mut state, "imagine", &json!({"prompt": "please fail"}));
+        submit(
+            &mut state,
+            "imagine",
+            &json!({"prompt": "please fail"}),
+            "http://m",
+        );
         let failing = state
             .tasks
             .values_mut()

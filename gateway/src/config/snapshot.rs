@@ -215,6 +215,10 @@ pub struct Options {
     pub mj_mode_clear: bool,
     /// Actions need a finished task of the caller's to build on (`MjActionCheckSuccessEnabled`).
     pub mj_action_check: bool,
+    /// Drawings' images are shown through the gateway's proxy (`MjForwardUrlEnabled`).
+    pub mj_forward_url: bool,
+    /// `ServerAddress` (no trailing slash).
+    pub server_address: String,
     /// Clients get a generic message instead of the upstream's error text.
     pub hide_upstream_error: bool,
     /// Requests whose Origin is a browser extension are refused.
@@ -432,6 +436,8 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
         mj_account_filter: o.mj_account_filter,
         mj_mode_clear: o.mj_mode_clear,
         mj_action_check: o.mj_action_check,
+        mj_forward_url: o.mj_forward_url,
+        server_address: o.server_address.clone(),
         sensitive_words: crate::edge::content::SensitiveWords::shared(&o.sensitive_words),
         providers: ProviderOptions {
             claude_default_max_tokens: o.claude_default_max_tokens.clone(),

@@ -18,12 +18,13 @@ use adapters::openai::Usage;
 pub const CHAT_LOG_MAX: usize = 4096;
 
 /// Calls that cost nothing and write no log row.
-const FREE_ENDPOINTS: [&str; 6] = [
+const FREE_ENDPOINTS: [&str; 7] = [
     "models",
     "count_tokens",
     "billing",
     "not_implemented",
     "mj_fetch",
+    "mj_image",
     "suno_fetch",
 ];
 

@@ -58,6 +58,8 @@ pub enum Op {
     Fetch(String),
     /// `POST /mj/task/list-by-condition`, `POST /suno/fetch` (ids in the body).
     List,
+    /// `GET /mj/image/{id}`: a finished drawing's image, through the gateway (no key).
+    Image(String),
 }
 
 /// A recognised task call.
@@ -74,6 +76,7 @@ impl TaskCall {
     pub fn label(&self) -> &'static str {
         match (self.platform, &self.op) {
             (Platform::Mj, Op::Submit(_)) => "mj_submit",
+            (Platform::Mj, Op::Image(_)) => "mj_image",
             (Platform::Mj, _) => "mj_fetch",
             (Platform::Suno, Op::Submit(_)) => "suno_submit",
             (Platform::Suno, _) => "suno_fetch",
@@ -138,6 +141,9 @@ pub fn recognise(method: &Method, path: &str) -> Option<TaskCall> {
             return (mj == "/mj/task/list-by-condition").then(|| call(Op::List));
         }
         if *method == Method::GET {
+            if let Some(id) = mj.strip_prefix("/mj/image/") {
+                return segment_ok(id).then(|| call(Op::Image(id.to_owned())));
+            }
             let id = mj.strip_prefix("/mj/task/")?.strip_suffix("/fetch")?;
             return segment_ok(id).then(|| call(Op::Fetch(id.to_owned())));
         }
@@ -262,8 +268,13 @@ pub async fn relay(
     trace: &mut Trace,
     call: TaskCall,
 ) -> Result<(), Failure> {
+    if let Op::Image(id) = &call.op {
+        return image(r, session, trace, id).await;
+    }
     let caller = r.authenticate(session, snap, trace)?;
     match &call.op {
+        // Answered above, with no key.
+        Op::Image(_) => Ok(()),
         Op::Submit(action) => submit(r, session, snap, trace, &call, action, caller).await,
         Op::Fetch(id) => {
             let found = lookup(r, caller.user.id, call.platform, vec![id.clone()]).await?;
@@ -279,7 +290,7 @@ pub async fn relay(
                 return answer(session, trace, 404, &body).await;
             };
             let body = match call.platform {
-                Platform::Mj => mj_task(&task),
+                Platform::Mj => mj_task(&task, &snap.options),
                 Platform::Suno => {
                     json!({"code": "success", "message": "", "data": suno_task(&task)})
                 }
@@ -300,7 +311,9 @@ pub async fn relay(
                 .collect();
             let found = lookup(r, caller.user.id, call.platform, ids).await?;
             let body = match call.platform {
-                Platform::Mj => Value::Array(found.iter().map(mj_task).collect()),
+                Platform::Mj => {
+                    Value::Array(found.iter().map(|t| mj_task(t, &snap.options)).collect())
+                }
                 Platform::Suno => json!({"code": "success", "message": "",
                     "data": found.iter().map(suno_task).collect::<Vec<_>>()}),
             };
@@ -351,9 +364,15 @@ async fn lookup(
         })
 }
 
-/// A stored drawing in the Midjourney-Proxy shape.
-fn mj_task(t: &proto::usage::v1::TaskState) -> Value {
+/// A stored drawing in the Midjourney-Proxy shape; with `MjForwardUrlEnabled` its image is
+/// shown at the gateway's image proxy.
+fn mj_task(t: &proto::usage::v1::TaskState, opts: &crate::config::Options) -> Value {
     let parsed = |s: &str, empty: Value| serde_json::from_str(s).unwrap_or(empty);
+    let image_url = if opts.mj_forward_url && !t.image_url.is_empty() {
+        format!("{}/mj/image/{}", opts.server_address, t.task_id)
+    } else {
+        t.image_url.clone()
+    };
     json!({
         "id": t.task_id,
         "action": t.action,
@@ -364,13 +383,81 @@ fn mj_task(t: &proto::usage::v1::TaskState) -> Value {
         "submitTime": t.submit_time,
         "startTime": t.start_time,
         "finishTime": t.finish_time,
-        "imageUrl": t.image_url,
+        "imageUrl": image_url,
         "status": t.status,
         "progress": t.progress,
         "failReason": t.fail_reason,
         "buttons": parsed(&t.buttons, json!([])),
         "properties": parsed(&t.properties, json!({})),
     })
+}
+
+/// Largest image the proxy passes on.
+const MAX_IMAGE_BYTES: usize = 32 << 20;
+
+/// `GET /mj/image/{id}`: the finished drawing's image, fetched from where its provider put it.
+async fn image(
+    r: &Relay,
+    session: &mut Session,
+    trace: &mut Trace,
+    id: &str,
+) -> Result<(), Failure> {
+    let Some(tasks) = r.state.tasks.get() else {
+        return Err(GatewayError::from(UpstreamError::Unsupported(
+            "the image proxy (this gateway follows no control plane)",
+        ))
+        .into());
+    };
+    let url = tasks.image(id).await.map_err(|status| {
+        tracing::warn!(code = ?status.code(), "task image lookup failed");
+        Failure::from(GatewayError::from(UpstreamError::Broken(
+            "the task records are not reachable".to_owned(),
+        )))
+    })?;
+    let Some(url) = url.filter(|u| u.starts_with("https://") || u.starts_with("http://")) else {
+        return answer(
+            session,
+            trace,
+            404,
+            &json!({"code": 4, "description": "task_no_found"}),
+        )
+        .await;
+    };
+    let request = http::Request::builder()
+        .method(Method::GET)
+        .uri(&url)
+        .body(upstream::Chunks::from(Bytes::new()))
+        .map_err(|_| GatewayError::from(UpstreamError::Build("a stored image URL".to_owned())))?;
+    let response = r
+        .state
+        .upstream
+        .send_via(None, request, std::time::Duration::from_secs(30))
+        .await
+        .map_err(GatewayError::from)?;
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream")
+        .to_owned();
+    let mut body = response.into_body();
+    let bytes = super::read_upstream(
+        &mut body,
+        MAX_IMAGE_BYTES,
+        std::time::Duration::from_secs(30),
+    )
+    .await
+    .map_err(GatewayError::from)?;
+    if !(200..300).contains(&status) || !content_type.starts_with("image/") {
+        return Err(GatewayError::from(UpstreamError::BadBody(format!(
+            "the image answered {status} ({content_type})"
+        )))
+        .into());
+    }
+    respond::send_full(session, 200, &content_type, trace, bytes)
+        .await
+        .map_err(Failure::Client)
 }
 
 /// A stored song task in Suno's shape.
