@@ -237,7 +237,7 @@ fn mj_view(v: &Value) -> TaskView {
         image_url: text(v, "imageUrl", MAX_TEXT),
         buttons: json_text(v, "buttons"),
         properties: json_text(v, "properties"),
-        data: String::new(),
+        ..TaskView::default()
     }
 }
 

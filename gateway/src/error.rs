@@ -438,6 +438,19 @@ impl GatewayError {
         }
     }
 
+    /// The error body of a task API: Midjourney-Proxy's `{code, description}` (the code is
+    /// the HTTP status: any code but 1 is a failure to its clients) or Suno's
+    /// `{code, message, data}`.
+    pub fn task_body(&self, midjourney: bool, status: u16, request_id: &str) -> Bytes {
+        let message = self.client_message(request_id);
+        let body = if midjourney {
+            json!({"code": status, "description": message, "type": "new_api_error", "result": null})
+        } else {
+            json!({"code": self.code(), "message": message, "data": null})
+        };
+        Bytes::from(body.to_string())
+    }
+
     /// The complete error body in the client's dialect (`status` as answered).
     pub fn body_in(&self, dialect: Dialect, status: u16, request_id: &str) -> Bytes {
         match dialect {

@@ -42,7 +42,7 @@ async fn drawings_are_charged_once_followed_to_the_end_and_private() {
         .ok(
             "POST",
             "/api/channel/",
-            json!({"type": 2, "name": "mj", "key": "mj-secret", "models": "mj_imagine",
+            json!({"type": 2, "name": "mj", "key": "mj-secret", "models": "mj_imagine,swap_face",
                    "group": "default", "base_url": sys.mock.url()}),
         )
         .await;
@@ -50,7 +50,7 @@ async fn drawings_are_charged_once_followed_to_the_end_and_private() {
         .ok(
             "PUT",
             "/api/option/",
-            json!({"key": "ModelPrice", "value": json!({"mj_imagine": 0.1}).to_string()}),
+            json!({"key": "ModelPrice", "value": json!({"mj_imagine": 0.1, "swap_face": 0.05}).to_string()}),
         )
         .await;
     let gw = sys.gateway("gw-mj").await;
@@ -116,6 +116,45 @@ async fn drawings_are_charged_once_followed_to_the_end_and_private() {
     );
     assert_eq!(done["buttons"].as_array().map(Vec::len), Some(8), "{done}");
     assert_eq!(user_quota(&sys).await, before - 50_000, "charged once");
+
+    // The seed comes from the channel the task ran at.
+    let seed = send_json(
+        "GET",
+        &url(&format!("/mj/task/{id}/image-seed")),
+        &[("mj-api-secret", key.as_str())],
+        Value::Null,
+    )
+    .await;
+    assert_eq!(seed.status, 200, "{}", seed.text());
+    assert_eq!(seed.json()["code"], 1, "{}", seed.text());
+    // A face swap is a task of its own, priced as swap_face.
+    let swap = send_json(
+        "POST",
+        &url("/mj/insight-face/swap"),
+        &[("mj-api-secret", key.as_str())],
+        json!({"sourceBase64": "data:image/png;base64,AAAA", "targetBase64": "data:image/png;base64,BBBB"}),
+    )
+    .await;
+    assert_eq!(swap.json()["code"], 1, "{}", swap.text());
+    eventually(Duration::from_secs(10), "the swap is charged", || async {
+        (user_quota(&sys).await == before - 75_000).then_some(())
+    })
+    .await;
+    // Errors of the gateway's own are in Midjourney-Proxy's shape.
+    let refused = send_json(
+        "POST",
+        &url("/mj/submit/imagine"),
+        &[("mj-api-secret", "sk-not-a-key")],
+        json!({"prompt": "x"}),
+    )
+    .await;
+    assert_eq!(refused.status, 401);
+    assert_eq!(refused.json()["code"], 401, "{}", refused.text());
+    assert!(
+        refused.json()["description"].is_string(),
+        "{}",
+        refused.text()
+    );
 
     // With MjForwardUrlEnabled the image is shown, and served, through the gateway.
     let server = format!("http://{}", gw.addr);
@@ -199,7 +238,7 @@ async fn drawings_are_charged_once_followed_to_the_end_and_private() {
     .await;
     assert!(!failed["failReason"].as_str().unwrap().is_empty());
     eventually(Duration::from_secs(10), "the refund", || async {
-        (user_quota(&sys).await == before - 50_000).then_some(())
+        (user_quota(&sys).await == before - 75_000).then_some(())
     })
     .await;
 }

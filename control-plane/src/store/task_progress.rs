@@ -105,6 +105,7 @@ pub struct TaskView {
     pub buttons: String,
     pub properties: String,
     pub data: String,
+    pub channel_id: i64,
 }
 
 /// Most tasks one lookup answers.
@@ -124,7 +125,7 @@ pub async fn for_user(
             sqlx::query(
                 "SELECT mj_id AS task_id, action, prompt, prompt_en, description, status, \
                  progress, fail_reason, submit_time, start_time, finish_time, image_url, \
-                 buttons, properties, '' AS data FROM midjourneys \
+                 buttons, properties, '' AS data, channel_id FROM midjourneys \
                  WHERE user_id = $1 AND mj_id = $2 ORDER BY id DESC LIMIT 1",
             )
             .bind(user_id)
@@ -135,7 +136,7 @@ pub async fn for_user(
             sqlx::query(
                 "SELECT task_id, action, prompt, '' AS prompt_en, '' AS description, status, \
                  progress, fail_reason, submit_time, start_time, finish_time, '' AS image_url, \
-                 '' AS buttons, '' AS properties, data FROM tasks \
+                 '' AS buttons, '' AS properties, data, channel_id FROM tasks \
                  WHERE user_id = $1 AND platform = $2 AND task_id = $3 ORDER BY id DESC LIMIT 1",
             )
             .bind(user_id)
@@ -161,6 +162,7 @@ pub async fn for_user(
                 buttons: row.try_get("buttons")?,
                 properties: row.try_get("properties")?,
                 data: row.try_get("data")?,
+                channel_id: row.try_get("channel_id")?,
             });
         }
     }

@@ -135,6 +135,7 @@ fn task_state(v: task_progress::TaskView) -> pb::TaskState {
         buttons: v.buttons,
         properties: v.properties,
         data: v.data,
+        channel_id: v.channel_id,
     }
 }
 

@@ -16,7 +16,8 @@ use serde_json::{Value, json};
 use crate::{MockBody, SharedStats, json_response, lock};
 
 /// Submissions the stand-in takes (the path after `/mj/submit/`).
-const ACTIONS: [&str; 11] = [
+const ACTIONS: [&str; 12] = [
+    "insight-face",
     "imagine",
     "action",
     "blend",
@@ -91,7 +92,10 @@ pub(crate) fn handle(
     *st.mj_calls.entry(path.to_owned()).or_default() += 1;
     let state = &mut st.mj;
     let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-    if let Some(action) = path.strip_prefix("/mj/submit/") {
+    let submitted = path
+        .strip_prefix("/mj/submit/")
+        .or_else(|| (path == "/mj/insight-face/swap").then_some("insight-face"));
+    if let Some(action) = submitted {
         if method != Method::POST {
             return not_found();
         }
@@ -186,6 +190,12 @@ fn submit(state: &mut MjState, action: &str, body: &Value, image_base: &str) -> 
         "describe" => {
             if text("base64").is_empty() {
                 return refused(4, "base64 is required");
+            }
+            String::new()
+        }
+        "insight-face" => {
+            if text("sourceBase64").is_empty() || text("targetBase64").is_empty() {
+                return refused(4, "sourceBase64 and targetBase64 are required");
             }
             String::new()
         }

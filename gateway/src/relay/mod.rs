@@ -405,7 +405,11 @@ impl Relay {
                 session.set_keepalive(None);
             }
         }
-        let body = err.body_in(trace.dialect, status, &trace.request_id);
+        let body = match trace.endpoint {
+            e if e.starts_with("mj_") => err.task_body(true, status, &trace.request_id),
+            e if e.starts_with("suno_") => err.task_body(false, status, &trace.request_id),
+            _ => err.body_in(trace.dialect, status, &trace.request_id),
+        };
         let extra = err.headers();
         if let Err(e) = respond::send_error(session, status, trace, body, &extra).await {
             trace.client_gone = true;

@@ -60,6 +60,8 @@ pub enum Op {
     List,
     /// `GET /mj/image/{id}`: a finished drawing's image, through the gateway (no key).
     Image(String),
+    /// `GET /mj/task/{id}/image-seed`: asked of the channel the caller's task ran at.
+    ImageSeed(String),
 }
 
 /// A recognised task call.
@@ -138,13 +140,20 @@ pub fn recognise(method: &Method, path: &str) -> Option<TaskCall> {
             {
                 return Some(call(Op::Submit(action.to_owned())));
             }
+            if mj == "/mj/insight-face/swap" {
+                return Some(call(Op::Submit("swap_face".to_owned())));
+            }
             return (mj == "/mj/task/list-by-condition").then(|| call(Op::List));
         }
         if *method == Method::GET {
             if let Some(id) = mj.strip_prefix("/mj/image/") {
                 return segment_ok(id).then(|| call(Op::Image(id.to_owned())));
             }
-            let id = mj.strip_prefix("/mj/task/")?.strip_suffix("/fetch")?;
+            let task = mj.strip_prefix("/mj/task/")?;
+            if let Some(id) = task.strip_suffix("/image-seed") {
+                return segment_ok(id).then(|| call(Op::ImageSeed(id.to_owned())));
+            }
+            let id = task.strip_suffix("/fetch")?;
             return segment_ok(id).then(|| call(Op::Fetch(id.to_owned())));
         }
         return None;
@@ -175,6 +184,7 @@ fn model_and_action(platform: Platform, action: &str, body: &Value) -> (String, 
     match action {
         "imagine" | "blend" | "describe" | "shorten" | "modal" | "video" | "edits" => fixed(action),
         "upload-discord-images" => fixed("upload"),
+        "swap_face" => ("swap_face".to_owned(), "SWAP_FACE".to_owned()),
         "change" => {
             let kind = body
                 .get("action")
@@ -275,6 +285,7 @@ pub async fn relay(
     match &call.op {
         // Answered above, with no key.
         Op::Image(_) => Ok(()),
+        Op::ImageSeed(id) => image_seed(r, session, snap, trace, caller.user.id, id).await,
         Op::Submit(action) => submit(r, session, snap, trace, &call, action, caller).await,
         Op::Fetch(id) => {
             let found = lookup(r, caller.user.id, call.platform, vec![id.clone()]).await?;
@@ -390,6 +401,56 @@ fn mj_task(t: &proto::usage::v1::TaskState, opts: &crate::config::Options) -> Va
         "buttons": parsed(&t.buttons, json!([])),
         "properties": parsed(&t.properties, json!({})),
     })
+}
+
+/// `GET /mj/task/{id}/image-seed`: the caller's own task, asked of the channel it ran at.
+async fn image_seed(
+    r: &Relay,
+    session: &mut Session,
+    snap: &Snapshot,
+    trace: &mut Trace,
+    user_id: i64,
+    id: &str,
+) -> Result<(), Failure> {
+    let found = lookup(r, user_id, Platform::Mj, vec![id.to_owned()]).await?;
+    let channel = found
+        .first()
+        .and_then(|t| snap.channels.get(&t.channel_id))
+        .filter(|c| c.spec.protocol == Protocol::Task)
+        .cloned();
+    let Some(channel) = channel else {
+        return answer(
+            session,
+            trace,
+            404,
+            &json!({"code": 4, "description": "task_no_found"}),
+        )
+        .await;
+    };
+    let url =
+        adapters::provider::upstream_url(&channel.site(), &format!("/mj/task/{id}/image-seed"), "");
+    trace.key = channel.keys.pick(|_| true);
+    trace.channel = Some(channel.clone());
+    let mut request = upstream::build_request(&channel, trace.key, &url, Bytes::new(), false, &[])
+        .map_err(GatewayError::from)?;
+    *request.method_mut() = Method::GET;
+    let opts = &snap.options;
+    let mut reply = post::send(r, session, opts, request, trace)
+        .await
+        .map_err(attempt_failure)?;
+    let bytes = post::read_answer(session, &mut reply, opts, trace)
+        .await
+        .map_err(attempt_failure)?;
+    post::deliver(session, trace, reply.status, "application/json", bytes).await;
+    Ok(())
+}
+
+fn attempt_failure(e: AttemptError) -> Failure {
+    match e {
+        AttemptError::Gateway(e) => Failure::Gateway(e),
+        AttemptError::ClientGone(e) => Failure::Client(e),
+        AttemptError::Upstream(e) => Failure::Gateway(e.into()),
+    }
 }
 
 /// Largest image the proxy passes on.
