@@ -333,6 +333,17 @@ pub async fn relay(
     }
 }
 
+/// Midjourney-Proxy's answer for a task it does not know.
+async fn mj_not_found(session: &mut Session, trace: &mut Trace) -> Result<(), Failure> {
+    answer(
+        session,
+        trace,
+        404,
+        &json!({"code": 4, "description": "task_no_found"}),
+    )
+    .await
+}
+
 async fn answer(
     session: &mut Session,
     trace: &mut Trace,
@@ -419,13 +430,7 @@ async fn image_seed(
         .filter(|c| c.spec.protocol == Protocol::Task)
         .cloned();
     let Some(channel) = channel else {
-        return answer(
-            session,
-            trace,
-            404,
-            &json!({"code": 4, "description": "task_no_found"}),
-        )
-        .await;
+        return mj_not_found(session, trace).await;
     };
     let url =
         adapters::provider::upstream_url(&channel.site(), &format!("/mj/task/{id}/image-seed"), "");
@@ -476,13 +481,7 @@ async fn image(
         )))
     })?;
     let Some(url) = url.filter(|u| u.starts_with("https://") || u.starts_with("http://")) else {
-        return answer(
-            session,
-            trace,
-            404,
-            &json!({"code": 4, "description": "task_no_found"}),
-        )
-        .await;
+        return mj_not_found(session, trace).await;
     };
     let request = http::Request::builder()
         .method(Method::GET)
