@@ -2,7 +2,8 @@
  * Tasks made through the gateway show in the console: a Midjourney drawing and a Suno song are
  * submitted to the gateway (channels of types 2 and 36 pointing at the mock's stand-ins), the
  * control plane follows them to their end, and the drawing log (/midjourney) and the task log
- * (/task) show them finished, the drawing with its image.
+ * (/task) show them finished, the drawing with its image. The status filter (and the task log's
+ * platform filter) goes to the server: a status the job does not have hides it, its own shows it.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { gatewayUrl, mockUrl } from './gateway';
@@ -64,6 +65,25 @@ async function waitForRow(page: Page, path: string, table: string, taskId: strin
   }).toPass({ timeout: 60_000, intervals: [2_000] });
 }
 
+/** Chooses the option titled `title` in the filter Select `testId`. */
+async function choose(page: Page, testId: string, title: string) {
+  await page.getByTestId(testId).click();
+  await page.locator(`.ant-select-dropdown .ant-select-item-option[title="${title}"]`).click();
+  await expect(page.getByTestId(testId)).toContainText(title);
+}
+
+/** Clicks the log's Search and waits for the list request carrying `params`. */
+async function search(page: Page, log: 'drawing' | 'task', api: string, params: Record<string, string>) {
+  const [request] = await Promise.all([
+    page.waitForRequest((r) => {
+      const url = new URL(r.url());
+      return url.pathname === api && Object.entries(params).every(([k, v]) => url.searchParams.get(k) === v);
+    }),
+    page.getByTestId(`${log}-search`).click(),
+  ]);
+  expect((await request.response())?.status()).toBe(200);
+}
+
 test('a drawing and a song made through the gateway are followed to their end in the logs', async ({ page }) => {
   test.setTimeout(120_000);
   await setLanguage(page, 'en');
@@ -84,5 +104,31 @@ test('a drawing and a song made through the gateway are followed to their end in
   const row = page.getByTestId('drawing-table').locator('tr', { hasText: drawingId });
   await expect(row.locator('[data-testid^="drawing-image-"]')).toBeVisible();
 
+  // Status filter: "Failed" hides the finished drawing, "Succeeded" shows it again.
+  await choose(page, 'drawing-filter-status', 'Failed');
+  await search(page, 'drawing', '/api/mj/', { status: 'FAILURE' });
+  await expect(row).toHaveCount(0);
+  await choose(page, 'drawing-filter-status', 'Succeeded');
+  await search(page, 'drawing', '/api/mj/', { status: 'SUCCESS' });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('Succeeded');
+
   await waitForRow(page, '/task', 'task-table', songId, 'Succeeded');
+  const songRow = page.getByTestId('task-table').locator('tr', { hasText: songId });
+
+  // Status and platform filters: a failed Suno task is not this song; a succeeded one is.
+  await choose(page, 'task-filter-status', 'Failed');
+  await choose(page, 'task-filter-platform', 'Suno');
+  await search(page, 'task', '/api/task/', { status: 'FAILURE', platform: 'suno' });
+  await expect(songRow).toHaveCount(0);
+  await choose(page, 'task-filter-status', 'Succeeded');
+  await search(page, 'task', '/api/task/', { status: 'SUCCESS', platform: 'suno' });
+  await expect(songRow).toBeVisible();
+  await expect(songRow).toContainText('Suno');
+
+  // Reset clears both choices and lists the song again.
+  await page.getByTestId('task-reset').click();
+  await expect(page.getByTestId('task-filter-status')).not.toContainText('Succeeded');
+  await expect(page.getByTestId('task-filter-platform')).not.toContainText('Suno');
+  await expect(songRow).toBeVisible();
 });

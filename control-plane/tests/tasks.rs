@@ -1,5 +1,5 @@
 //! The drawing log and the task log: admins see every job with channel filters, users only
-//! their own (without the channel); filters by job id and submit time; the status's
+//! their own (without the channel); filters by job id, submit time, status and platform; the status's
 //! `enable_task` follows the `TaskEnabled` option.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -172,6 +172,49 @@ async fn drawing_and_task_logs(app: &TestApp) {
         "another user's task stays hidden"
     );
     assert!(!app.get("/api/task/").signed_in(&bob).send().await.success());
+
+    // Status and platform filters: a failed drawing, a finished task on another platform.
+    let mut failed = drawing(alice.user_id, "mj-a3", now * 1000 - 2_000, 7);
+    failed.status = "FAILURE".into();
+    insert_drawing(db, &failed).await.unwrap();
+    let mut other_platform = task(alice.user_id, "t-a2", now - 5, 7);
+    other_platform.platform = "udio".into();
+    other_platform.status = "SUCCESS".into();
+    insert_task(db, &other_platform).await.unwrap();
+    let failures = app
+        .get("/api/mj/?status=FAILURE")
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(failures.data()["total"], json!(1));
+    assert_eq!(failures.data()["items"][0]["mj_id"], json!("mj-a3"));
+    let own_done = app
+        .get("/api/mj/self/?status=SUCCESS")
+        .signed_in(&alice)
+        .send()
+        .await;
+    assert_eq!(own_done.data()["total"], json!(2), "{:?}", own_done.body);
+    let any = app.get("/api/mj/?status=").signed_in(&root).send().await;
+    assert_eq!(any.data()["total"], json!(4), "an empty status is any");
+    let suno = app
+        .get("/api/task/?platform=suno")
+        .signed_in(&root)
+        .send()
+        .await;
+    assert_eq!(suno.data()["total"], json!(2));
+    let running = app
+        .get("/api/task/self?platform=suno&status=IN_PROGRESS")
+        .signed_in(&alice)
+        .send()
+        .await;
+    assert_eq!(running.data()["total"], json!(1));
+    assert_eq!(running.data()["items"][0]["task_id"], json!("t-a1"));
+    let none = app
+        .get("/api/task/self?platform=udio&status=IN_PROGRESS")
+        .signed_in(&alice)
+        .send()
+        .await;
+    assert_eq!(none.data()["total"], json!(0));
 
     // The sidebar's task entry follows TaskEnabled.
     let status = app.get("/api/status").send().await;

@@ -1,14 +1,17 @@
 //! Midjourney tasks end to end (control plane, gateway, the mock's Midjourney-Proxy): a
 //! submission through the gateway is priced by its action and charged once when the proxy
 //! accepts it; the control plane follows the task to its end; fetches through the gateway see
-//! the caller's own tasks only; a failed task is refunded once.
+//! the caller's own tasks only; a failed task is refunded once, also across a restart of the
+//! control plane in the middle of polling; actions need a finished parent unless
+//! `MjActionCheckSuccessEnabled` is off.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
 use std::time::{Duration, Instant};
 
-use common::system::{System, send_json};
+use common::Reply;
+use common::system::{Gateway, System, send_json};
 use serde_json::{Value, json};
 
 async fn user_quota(sys: &System) -> i64 {
@@ -35,14 +38,17 @@ where
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn drawings_are_charged_once_followed_to_the_end_and_private() {
-    let sys = System::start(false).await.unwrap();
+/// A Midjourney channel at the mock with `prices` (USD per call), and a gateway.
+async fn midjourney_gateway(sys: &System, prices: Value) -> Gateway {
+    let models: Vec<&str> = prices
+        .as_object()
+        .map(|o| o.keys().map(String::as_str).collect())
+        .unwrap_or_default();
     sys.cp
         .ok(
             "POST",
             "/api/channel/",
-            json!({"type": 2, "name": "mj", "key": "mj-secret", "models": "mj_imagine,swap_face",
+            json!({"type": 2, "name": "mj", "key": "mj-secret", "models": models.join(","),
                    "group": "default", "base_url": sys.mock.url()}),
         )
         .await;
@@ -50,10 +56,32 @@ async fn drawings_are_charged_once_followed_to_the_end_and_private() {
         .ok(
             "PUT",
             "/api/option/",
-            json!({"key": "ModelPrice", "value": json!({"mj_imagine": 0.1, "swap_face": 0.05}).to_string()}),
+            json!({"key": "ModelPrice", "value": prices.to_string()}),
         )
         .await;
-    let gw = sys.gateway("gw-mj").await;
+    sys.gateway("gw-mj").await
+}
+
+/// A Midjourney-Proxy call through the gateway with `key` in `mj-api-secret`.
+async fn mj(gw: &Gateway, method: &str, path: &str, key: &str, body: Value) -> Reply {
+    let url = format!("http://{}{path}", gw.addr);
+    send_json(method, &url, &[("mj-api-secret", key)], body).await
+}
+
+/// The drawing `id` as the caller fetches it through the gateway, once its status is `status`.
+async fn drawing_in(gw: &Gateway, key: &str, id: &str, status: &str) -> Value {
+    let path = format!("/mj/task/{id}/fetch");
+    eventually(Duration::from_secs(60), status, || async {
+        let r = mj(gw, "GET", &path, key, Value::Null).await;
+        (r.status == 200 && r.json()["status"] == status).then(|| r.json())
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drawings_are_charged_once_followed_to_the_end_and_private() {
+    let sys = System::start(false).await.unwrap();
+    let gw = midjourney_gateway(&sys, json!({"mj_imagine": 0.1, "swap_face": 0.05})).await;
     let url = |path: &str| format!("http://{}{path}", gw.addr);
     let key = sys.key.clone();
     let submit = |prompt: &'static str| {
@@ -314,4 +342,116 @@ async fn songs_are_charged_when_accepted_and_fetched_until_done() {
     assert_eq!(listed.json()["data"].as_array().map(Vec::len), Some(1));
     // 0.2 USD, once: the refused submission was free.
     assert_eq!(user_quota(&sys).await, before - 100_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn polling_survives_a_control_plane_restart_and_actions_need_a_finished_task() {
+    let mut sys = System::start(false).await.unwrap();
+    let gw = midjourney_gateway(&sys, json!({"mj_imagine": 0.1, "mj_upscale": 0.02})).await;
+    let key = sys.key.clone();
+    let before = user_quota(&sys).await;
+    let imagine = |prompt: &'static str| {
+        let (gw, key) = (&gw, key.clone());
+        async move {
+            eventually(Duration::from_secs(10), "accepted", || async {
+                let r = mj(
+                    gw,
+                    "POST",
+                    "/mj/submit/imagine",
+                    &key,
+                    json!({"prompt": prompt}),
+                )
+                .await;
+                (r.status == 200).then(|| r.json()["result"].as_str().unwrap().to_owned())
+            })
+            .await
+        }
+    };
+    let lake = imagine("a quiet lake").await;
+    let broken = imagine("a drawing that will fail").await;
+    eventually(Duration::from_secs(10), "both charged", || async {
+        (user_quota(&sys).await == before - 100_000).then_some(())
+    })
+    .await;
+
+    // An action on a drawing that is not finished yet is refused by the gateway (the option is
+    // on by default), in the proxy's shape and free.
+    let upscale = |parent: &str| json!({"taskId": parent, "customId": format!("MJ::JOB::upsample::1::{parent}")});
+    let early = mj(&gw, "POST", "/mj/submit/action", &key, upscale(&lake)).await;
+    assert_eq!(early.status, 400, "{}", early.text());
+    assert!(early.json()["description"].is_string(), "{}", early.text());
+
+    // Polling has begun: kill the control plane while the drawing is in progress.
+    drawing_in(&gw, &key, &lake, "IN_PROGRESS").await;
+    sys.cp.kill();
+    let upstream_calls = || sys.mock.with_stats(|s| s.mj_calls.values().sum::<u64>());
+    let calls_when_down = upstream_calls();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(
+        upstream_calls(),
+        calls_when_down,
+        "nobody polls while it is down"
+    );
+
+    // Started again, it picks the unfinished drawings up where they were.
+    sys.cp.launch().await;
+    let done = drawing_in(&gw, &key, &lake, "SUCCESS").await;
+    assert!(
+        done["imageUrl"].as_str().unwrap().ends_with(".png"),
+        "{done}"
+    );
+    let failed = drawing_in(&gw, &key, &broken, "FAILURE").await;
+    assert!(
+        !failed["failReason"].as_str().unwrap().is_empty(),
+        "{failed}"
+    );
+    // Charged once for the finished one, the failed one refunded once.
+    eventually(Duration::from_secs(10), "the refund", || async {
+        (user_quota(&sys).await == before - 50_000).then_some(())
+    })
+    .await;
+
+    // Now the action builds on a finished drawing of the caller's and is charged as an upscale.
+    let upscaled = mj(&gw, "POST", "/mj/submit/action", &key, upscale(&lake)).await;
+    assert_eq!(upscaled.status, 200, "{}", upscaled.text());
+    assert_eq!(upscaled.json()["code"], 1, "{}", upscaled.text());
+    eventually(
+        Duration::from_secs(10),
+        "the upscale is charged",
+        || async { (user_quota(&sys).await == before - 60_000).then_some(()) },
+    )
+    .await;
+    // A failed parent is refused like an unfinished one.
+    let on_failed = mj(&gw, "POST", "/mj/submit/action", &key, upscale(&broken)).await;
+    assert_eq!(on_failed.status, 400, "{}", on_failed.text());
+
+    // With MjActionCheckSuccessEnabled off the gateway leaves the judgement to the proxy, which
+    // accepts an action on any drawing it knows, the failed one too.
+    sys.cp
+        .ok(
+            "PUT",
+            "/api/option/",
+            json!({"key": "MjActionCheckSuccessEnabled", "value": "false"}),
+        )
+        .await;
+    let unchecked = eventually(
+        Duration::from_secs(10),
+        "the option reaches the gateway",
+        || async {
+            let r = mj(&gw, "POST", "/mj/submit/action", &key, upscale(&broken)).await;
+            (r.status == 200).then_some(r)
+        },
+    )
+    .await;
+    assert_eq!(unchecked.json()["code"], 1, "{}", unchecked.text());
+    // That upscale inherits the failing prompt: it fails in turn and is refunded.
+    let second = unchecked.json()["result"].as_str().unwrap().to_owned();
+    drawing_in(&gw, &key, &second, "FAILURE").await;
+    eventually(Duration::from_secs(10), "the second refund", || async {
+        (user_quota(&sys).await == before - 60_000).then_some(())
+    })
+    .await;
+    // Every refund happened once: polls go on, the balance does not move.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert_eq!(user_quota(&sys).await, before - 60_000);
 }

@@ -4696,6 +4696,11 @@ export interface operations {
                 /** @description Submit time bounds, epoch milliseconds as the drawing records keep them. */
                 start_timestamp: number | null;
                 end_timestamp: number | null;
+                /**
+                 * @description Only drawings in this status (`NOT_START`, `SUBMITTED`, `IN_PROGRESS`, `SUCCESS`,
+                 *     `FAILURE`, `MODAL`).
+                 */
+                status: string | null;
                 p: number | null;
                 page_size: number | null;
             };
@@ -4731,6 +4736,11 @@ export interface operations {
                 /** @description Submit time bounds, epoch milliseconds as the drawing records keep them. */
                 start_timestamp: number | null;
                 end_timestamp: number | null;
+                /**
+                 * @description Only drawings in this status (`NOT_START`, `SUBMITTED`, `IN_PROGRESS`, `SUCCESS`,
+                 *     `FAILURE`, `MODAL`).
+                 */
+                status: string | null;
                 p: number | null;
                 page_size: number | null;
             };
@@ -5569,6 +5579,13 @@ export interface operations {
                 /** @description Submit time bounds, epoch seconds. */
                 start_timestamp: number | null;
                 end_timestamp: number | null;
+                /**
+                 * @description Only tasks in this status (`NOT_START`, `SUBMITTED`, `QUEUED`, `IN_PROGRESS`, `SUCCESS`,
+                 *     `FAILURE`, `UNKNOWN`).
+                 */
+                status: string | null;
+                /** @description Only tasks of this platform (`suno`). */
+                platform: string | null;
                 p: number | null;
                 page_size: number | null;
             };
@@ -5604,6 +5621,13 @@ export interface operations {
                 /** @description Submit time bounds, epoch seconds. */
                 start_timestamp: number | null;
                 end_timestamp: number | null;
+                /**
+                 * @description Only tasks in this status (`NOT_START`, `SUBMITTED`, `QUEUED`, `IN_PROGRESS`, `SUCCESS`,
+                 *     `FAILURE`, `UNKNOWN`).
+                 */
+                status: string | null;
+                /** @description Only tasks of this platform (`suno`). */
+                platform: string | null;
                 p: number | null;
                 page_size: number | null;
             };

@@ -122,6 +122,9 @@ pub struct DrawingQuery {
     /// Submit time bounds, epoch milliseconds as the drawing records keep them.
     pub start_timestamp: Option<i64>,
     pub end_timestamp: Option<i64>,
+    /// Only drawings in this status (`NOT_START`, `SUBMITTED`, `IN_PROGRESS`, `SUCCESS`,
+    /// `FAILURE`, `MODAL`).
+    pub status: Option<String>,
 }
 
 /// Task log filters (a user's own list ignores `channel_id`).
@@ -132,6 +135,11 @@ pub struct TaskQuery {
     /// Submit time bounds, epoch seconds.
     pub start_timestamp: Option<i64>,
     pub end_timestamp: Option<i64>,
+    /// Only tasks in this status (`NOT_START`, `SUBMITTED`, `QUEUED`, `IN_PROGRESS`, `SUCCESS`,
+    /// `FAILURE`, `UNKNOWN`).
+    pub status: Option<String>,
+    /// Only tasks of this platform (`suno`).
+    pub platform: Option<String>,
 }
 
 async fn drawing_page(
@@ -147,6 +155,8 @@ async fn drawing_page(
         job_id: query.mj_id,
         start: query.start_timestamp,
         end: query.end_timestamp,
+        status: query.status,
+        platform: None,
     };
     let (page, page_size, offset) = paging.resolve();
     let (items, total) = store::tasks::drawings(state.db(), &filter, offset, page_size).await?;
@@ -171,6 +181,8 @@ async fn task_page(
         job_id: query.task_id,
         start: query.start_timestamp,
         end: query.end_timestamp,
+        status: query.status,
+        platform: query.platform,
     };
     let (page, page_size, offset) = paging.resolve();
     let (items, total) = store::tasks::tasks(state.db(), &filter, offset, page_size).await?;

@@ -14,6 +14,14 @@ pub struct TaskFilter {
     /// Submit time bounds (epoch seconds).
     pub start: Option<i64>,
     pub end: Option<i64>,
+    /// The job's status as stored (`SUCCESS`, `IN_PROGRESS`…).
+    pub status: Option<String>,
+    /// The task's platform (`suno`…); drawings have none and ignore it.
+    pub platform: Option<String>,
+}
+
+fn given(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
 /// A drawing job as stored.
@@ -67,14 +75,23 @@ fn push_filter(q: &mut DynQuery, f: &TaskFilter, job_column: &'static str) {
     if let Some(v) = f.channel_id.filter(|c| *c != 0) {
         q.push(" AND channel_id = ").bind_int(v);
     }
-    if let Some(v) = f.job_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    if let Some(v) = given(&f.job_id) {
         q.push(job_column).bind_text(v);
+    }
+    if let Some(v) = given(&f.status) {
+        q.push(" AND status = ").bind_text(v);
     }
     if let Some(v) = f.start.filter(|s| *s > 0) {
         q.push(" AND submit_time >= ").bind_int(v);
     }
     if let Some(v) = f.end.filter(|e| *e > 0) {
         q.push(" AND submit_time <= ").bind_int(v);
+    }
+}
+
+fn push_platform(q: &mut DynQuery, f: &TaskFilter) {
+    if let Some(v) = given(&f.platform) {
+        q.push(" AND platform = ").bind_text(v);
     }
 }
 
@@ -112,6 +129,7 @@ pub async fn tasks(
     use sqlx::Row;
     let mut count = DynQuery::new("SELECT COUNT(*) AS n FROM tasks WHERE 1 = 1");
     push_filter(&mut count, f, " AND task_id = ");
+    push_platform(&mut count, f);
     let total: i64 = count.build().fetch_one(&db.pool).await?.try_get("n")?;
     let mut page = DynQuery::new(
         "SELECT id, created_at, updated_at, task_id, platform, user_id, channel_id, quota, \
@@ -119,6 +137,7 @@ pub async fn tasks(
          FROM tasks WHERE 1 = 1",
     );
     push_filter(&mut page, f, " AND task_id = ");
+    push_platform(&mut page, f);
     page.push(" ORDER BY id DESC LIMIT ")
         .bind_int(limit)
         .push(" OFFSET ")

@@ -1,7 +1,7 @@
 /**
- * /midjourney: the drawing log (spec 3 §2.3). Filters (channel for admins, task id, start and
- * end in the last 30 days up to an hour ahead by default), a table paged on the client and read
- * from the server page by page, and for admins a notice while drawing callbacks are off.
+ * /midjourney: the drawing log (spec 3 §2.3). Filters (channel for admins, task id, status,
+ * start and end in the last 30 days up to an hour ahead by default), a table paged on the client
+ * and read from the server page by page, and for admins a notice while drawing callbacks are off.
  */
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Empty, Table } from 'antd';
@@ -67,7 +67,7 @@ export function DrawingLogPage() {
           data-testid="drawing-callback-notice"
         />
       )}
-      <JobFilterBar admin={admin} value={filters} onApply={apply} onReset={reset} testId="drawing" />
+      <JobFilterBar admin={admin} value={filters} onApply={apply} onReset={reset} kind="drawing" />
       <Table<DrawingJob>
         rowKey="id"
         size="small"

@@ -1,16 +1,21 @@
 /**
  * The filters of the drawing and task logs (spec 3 §2.3, §2.4): channel id (admins), task id,
- * start time and end time. Applied on Search or Enter; Reset goes back to the log's default window.
+ * status (any when cleared), platform (task log only, any when cleared), start time and end
+ * time. Applied on Search or Enter; Reset goes back to the log's default filters.
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { Button, DatePicker, Flex, Input } from 'antd';
+import { Button, DatePicker, Flex, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { useIntl } from 'react-intl';
+import { useIntl, type IntlShape } from 'react-intl';
 import { useIsMobile } from '../../shared/useIsMobile';
-import { JOB_TIME_FORMAT } from './constants';
+import { DRAWING_STATUSES, JOB_TIME_FORMAT, TASK_PLATFORMS, TASK_STATUSES } from './constants';
 import { filters as m } from './messages';
+import { drawingStatusLabel, taskPlatformLabel, taskStatusLabel, type Label } from './rules';
 import type { JobFilters } from './types';
+
+/** Which log the bar filters; also the prefix of its test ids. */
+export type JobLogKind = 'drawing' | 'task';
 
 interface Props {
   admin: boolean;
@@ -18,14 +23,22 @@ interface Props {
   onApply: (f: JobFilters) => void;
   /** Goes back to the default filters and answers them. */
   onReset: () => JobFilters;
-  /** Test id prefix: `drawing` or `task`. */
-  testId: string;
+  kind: JobLogKind;
 }
 
 const toDay = (s: number | null): Dayjs | null => (s === null ? null : dayjs.unix(s));
 const toSeconds = (d: Dayjs | null | undefined): number | null => (d ? d.unix() : null);
 
-export function JobFilterBar({ admin, value, onApply, onReset, testId }: Props) {
+const labelText = (intl: IntlShape, label: Label) => ('message' in label ? intl.formatMessage(label.message) : label.text);
+
+/** The statuses a log can be filtered by ('' of a task, "being submitted", is not one of them). */
+function statusOptions(intl: IntlShape, kind: JobLogKind) {
+  if (kind === 'drawing') return DRAWING_STATUSES.map((s) => ({ value: s, label: labelText(intl, drawingStatusLabel(s)) }));
+  return TASK_STATUSES.filter((s) => s !== '').map((s) => ({ value: s, label: labelText(intl, taskStatusLabel(s)) }));
+}
+
+export function JobFilterBar({ admin, value, onApply, onReset, kind }: Props) {
+  const testId = kind;
   const intl = useIntl();
   const mobile = useIsMobile();
   const [draft, setDraft] = useState(value);
@@ -42,6 +55,19 @@ export function JobFilterBar({ admin, value, onApply, onReset, testId }: Props) 
       value={draft[key]}
       onChange={(e) => set({ [key]: e.target.value })}
       onPressEnter={apply}
+      data-testid={`${testId}-filter-${key}`}
+    />
+  );
+  const choice = (key: 'status' | 'platform', label: string, options: { value: string; label: string }[]) => (
+    <Select
+      allowClear
+      style={{ width: full ?? 160 }}
+      popupMatchSelectWidth={false}
+      placeholder={label}
+      aria-label={label}
+      value={draft[key] || undefined}
+      options={options}
+      onChange={(v?: string) => set({ [key]: v ?? '' })}
       data-testid={`${testId}-filter-${key}`}
     />
   );
@@ -62,6 +88,13 @@ export function JobFilterBar({ admin, value, onApply, onReset, testId }: Props) 
     <Flex gap={8} wrap vertical={mobile} style={{ marginBottom: 16 }} data-testid={`${testId}-filters`}>
       {admin && text('channel', intl.formatMessage(m.channel), 120)}
       {text('jobId', intl.formatMessage(m.taskId), 240)}
+      {choice('status', intl.formatMessage(m.status), statusOptions(intl, kind))}
+      {kind === 'task' &&
+        choice(
+          'platform',
+          intl.formatMessage(m.platform),
+          TASK_PLATFORMS.map((p) => ({ value: p, label: labelText(intl, taskPlatformLabel(p)) })),
+        )}
       {time('start', intl.formatMessage(m.start))}
       {time('end', intl.formatMessage(m.end))}
       <Flex gap={8}>

@@ -77,6 +77,13 @@ function renderAs(role: number, ui: React.ReactElement, replies: Record<string, 
   return fetchMock;
 }
 
+/** Chooses the option titled `title` in the antd Select with test id `testId`. */
+async function choose(testId: string, title: string) {
+  fireEvent.mouseDown(within(screen.getByTestId(testId)).getByRole('combobox'));
+  fireEvent.click(await screen.findByTitle(title));
+  await waitFor(() => expect(screen.getByTestId(testId)).toHaveTextContent(title));
+}
+
 function calls(fetchMock: ReturnType<typeof vi.fn>, path: string): URLSearchParams[] {
   return fetchMock.mock.calls
     .map(([req]) => new URL((req as Request).url))
@@ -119,6 +126,32 @@ describe('task log (spec 3 §2.4)', () => {
     expect(record).toHaveTextContent('suno-abc');
     expect(record).toHaveTextContent('upstream refused the lyrics');
     expect(record).toHaveTextContent('"clips"');
+  });
+
+  it('filters by status and platform: both go to the server, and Reset clears them', async () => {
+    const fetchMock = renderAs(ROLE.user, <TaskLogPage />, { 'GET /api/task/self': EMPTY });
+    await screen.findByTestId('task-empty');
+    const [first] = calls(fetchMock, '/api/task/self');
+    expect(first.has('status')).toBe(false);
+    expect(first.has('platform')).toBe(false);
+
+    // The task log offers its own statuses, not "Submitting" (the empty status).
+    fireEvent.mouseDown(within(screen.getByTestId('task-filter-status')).getByRole('combobox'));
+    expect(await screen.findByTitle('Queued')).toBeInTheDocument();
+    expect(screen.queryByTitle('Submitting')).toBeNull();
+    fireEvent.click(screen.getByTitle('Failed'));
+    await waitFor(() => expect(screen.getByTestId('task-filter-status')).toHaveTextContent('Failed'));
+    await choose('task-filter-platform', 'Suno');
+    fireEvent.click(screen.getByTestId('task-search'));
+    const both = (q: URLSearchParams) => q.get('status') === 'FAILURE' && q.get('platform') === 'suno';
+    await waitFor(() => expect(calls(fetchMock, '/api/task/self').some(both)).toBe(true));
+
+    // Reset clears both choices (the defaults' parameters are checked in query.test.ts).
+    fireEvent.click(screen.getByTestId('task-reset'));
+    await waitFor(() => expect(screen.getByTestId('task-filter-status')).toHaveTextContent('Status'));
+    expect(screen.getByTestId('task-filter-status')).not.toHaveTextContent('Failed');
+    expect(screen.getByTestId('task-filter-platform')).toHaveTextContent('Platform');
+    expect(screen.getByTestId('task-filter-platform')).not.toHaveTextContent('Suno');
   });
 
   it('refuses a channel id that is not a number', async () => {
@@ -174,6 +207,21 @@ describe('drawing log (spec 3 §2.3)', () => {
     fireEvent.click(screen.getByTestId('drawing-prompt-1'));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('a cat number 1')).toBeInTheDocument();
+  });
+
+  it('filters by status: the chosen status goes to the server; drawings have no platform filter', async () => {
+    const fetchMock = renderAs(ROLE.user, <DrawingLogPage />, {
+      'GET /api/mj/self/': EMPTY,
+      'GET /api/status': { mj_notify_enabled: true },
+    });
+    await screen.findByTestId('drawing-empty');
+    expect(screen.queryByTestId('drawing-filter-platform')).toBeNull();
+    expect(calls(fetchMock, '/api/mj/self/')[0].has('status')).toBe(false);
+
+    await choose('drawing-filter-status', 'Succeeded');
+    fireEvent.click(screen.getByTestId('drawing-search'));
+    await waitFor(() => expect(calls(fetchMock, '/api/mj/self/').some((q) => q.get('status') === 'SUCCESS')).toBe(true));
+    expect(calls(fetchMock, '/api/mj/self/').every((q) => !q.has('platform'))).toBe(true);
   });
 
   it('no notice once callbacks are on', async () => {

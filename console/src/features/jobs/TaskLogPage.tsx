@@ -1,7 +1,7 @@
 /**
- * /task: the task log (spec 3 §2.4). Filters (channel for admins, task id, start from the start
- * of today and end an hour ahead by default), a table paged on the client and read from the
- * server page by page; a task id opens the whole record.
+ * /task: the task log (spec 3 §2.4). Filters (channel for admins, task id, status, platform,
+ * start from the start of today and end an hour ahead by default), a table paged on the client
+ * and read from the server page by page; a task id opens the whole record.
  */
 import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Card, Empty, Table } from 'antd';
@@ -54,7 +54,7 @@ export function TaskLogPage() {
       }
       data-testid="task-page"
     >
-      <JobFilterBar admin={admin} value={filters} onApply={apply} onReset={reset} testId="task" />
+      <JobFilterBar admin={admin} value={filters} onApply={apply} onReset={reset} kind="task" />
       <Table<TaskJob>
         rowKey="id"
         size="small"

@@ -22,6 +22,8 @@ export const page = defineMessages({
 export const filters = defineMessages({
   channel: { id: 'jobs.filters.channel', defaultMessage: 'Channel ID', description: 'Filter: channel id (admin)' },
   taskId: { id: 'jobs.filters.taskId', defaultMessage: 'Task ID', description: 'Filter: the job id' },
+  status: { id: 'jobs.filters.status', defaultMessage: 'Status', description: 'Filter: the job status (empty for any)' },
+  platform: { id: 'jobs.filters.platform', defaultMessage: 'Platform', description: 'Filter: the task platform (empty for any)' },
   start: { id: 'jobs.filters.start', defaultMessage: 'Start time', description: 'Filter: start time' },
   end: { id: 'jobs.filters.end', defaultMessage: 'End time', description: 'Filter: end time' },
   search: { id: 'jobs.filters.search', defaultMessage: 'Search', description: 'Apply the filters' },

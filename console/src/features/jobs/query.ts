@@ -1,7 +1,8 @@
 /**
  * Filters to query parameters of the drawing and task logs (spec 3 §2.3, §2.4, §7) as pure
  * functions: the default windows, the checks before a search, the parameters (drawing times
- * in epoch milliseconds, task times in epoch seconds) and which endpoint a caller uses.
+ * in epoch milliseconds, task times in epoch seconds; status, and platform for tasks, only
+ * when chosen) and which endpoint a caller uses.
  */
 import dayjs from 'dayjs';
 import type { Problem } from '../../shared/validation';
@@ -15,12 +16,19 @@ const nowSeconds = (nowMs: number) => Math.floor(nowMs / MS_PER_SECOND);
 /** The drawing log's default filters at `nowMs`: the last 30 days up to one hour ahead. */
 export function defaultDrawingFilters(nowMs: number): JobFilters {
   const now = nowSeconds(nowMs);
-  return { channel: '', jobId: '', start: now - DRAWING_WINDOW_S, end: now + END_AHEAD_S };
+  return { channel: '', jobId: '', status: '', platform: '', start: now - DRAWING_WINDOW_S, end: now + END_AHEAD_S };
 }
 
 /** The task log's default filters at `nowMs`: from the start of today up to one hour ahead. */
 export function defaultTaskFilters(nowMs: number): JobFilters {
-  return { channel: '', jobId: '', start: dayjs(nowMs).startOf('day').unix(), end: nowSeconds(nowMs) + END_AHEAD_S };
+  return {
+    channel: '',
+    jobId: '',
+    status: '',
+    platform: '',
+    start: dayjs(nowMs).startOf('day').unix(),
+    end: nowSeconds(nowMs) + END_AHEAD_S,
+  };
 }
 
 /** The first problem of the filters, or null: a typed channel id must be a number (admins), the range in order. */
@@ -35,6 +43,7 @@ function jobParams(f: JobFilters, admin: boolean, idKey: string, scale: number, 
   const out: JobParams = { p: page, page_size: pageSize };
   const id = f.jobId.trim();
   if (id !== '') out[idKey] = id;
+  if (f.status !== '') out.status = f.status;
   if (f.start !== null) out.start_timestamp = f.start * scale;
   if (f.end !== null) out.end_timestamp = f.end * scale;
   if (admin) {
@@ -44,14 +53,19 @@ function jobParams(f: JobFilters, admin: boolean, idKey: string, scale: number, 
   return out;
 }
 
-/** GET /api/mj/ (admin) or /api/mj/self/: `mj_id`, times in epoch milliseconds, `channel_id` for admins. */
+/**
+ * GET /api/mj/ (admin) or /api/mj/self/: `mj_id`, `status`, times in epoch milliseconds,
+ * `channel_id` for admins. Drawings have no platform: the filter's platform is not sent.
+ */
 export function drawingParams(f: JobFilters, admin: boolean, page: number, pageSize: number): JobParams {
   return jobParams(f, admin, 'mj_id', MS_PER_SECOND, page, pageSize);
 }
 
-/** GET /api/task/ (admin) or /api/task/self: `task_id`, times in epoch seconds, `channel_id` for admins. */
+/** GET /api/task/ (admin) or /api/task/self: `task_id`, `status`, `platform`, times in epoch seconds, `channel_id` for admins. */
 export function taskParams(f: JobFilters, admin: boolean, page: number, pageSize: number): JobParams {
-  return jobParams(f, admin, 'task_id', 1, page, pageSize);
+  const out = jobParams(f, admin, 'task_id', 1, page, pageSize);
+  if (f.platform !== '') out.platform = f.platform;
+  return out;
 }
 
 /** Admins read everyone's jobs, everyone else their own. */

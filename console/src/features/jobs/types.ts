@@ -14,6 +14,10 @@ export interface JobFilters {
   channel: string;
   /** The job's id: `mj_id` of a drawing, `task_id` of a task. */
   jobId: string;
+  /** The job's exact status ('' for any). */
+  status: string;
+  /** The task's exact platform ('' for any; the task log only). */
+  platform: string;
   start: number | null;
   end: number | null;
 }
