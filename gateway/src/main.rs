@@ -274,7 +274,11 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         spool,
         args.usage_queue,
     );
-    let state = build_state(&raw.to_snapshot(), Arc::new(sink))?;
+    let state = build_state(&raw, Arc::new(sink))?;
+    // The full message is not kept: deltas apply to the built snapshot.
+    let version = raw.version;
+    let rest = gateway::config::delta::RawRest::from_snapshot(&raw);
+    drop(raw);
     let _ = state.tasks.set(gateway::tasks::TaskLookup::new(
         channel.clone(),
         auth.clone(),
@@ -307,12 +311,22 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         tracing::info!("balances are shared by the fleet through Redis");
     }
     if let Some(carry) = &state.carry {
-        carry.apply(raw.version, &state.config.load());
+        carry.apply(
+            version,
+            &state.config.load(),
+            &gateway::config::delta::Fresh::all(),
+        );
     }
-    tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
+    tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version, "gateway starting");
     reporter.attach_spool_gauge(state.metrics.usage_spool.clone());
     reporter.attach_drop_counter(state.metrics.usage_dropped.clone());
-    rt.spawn(watch::follow(state.clone(), channel, auth, gateway_id, raw));
+    rt.spawn(watch::follow(
+        state.clone(),
+        channel,
+        auth,
+        gateway_id,
+        rest,
+    ));
     let drain = Duration::from_secs(args.drain_seconds);
     build_server(state.clone(), opts).run(shutdown_args(state, drain));
     rt.block_on(reporter.flush_and_stop(Duration::from_secs(10)));

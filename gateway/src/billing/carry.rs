@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
 use super::leases::{Claim, Leases, Subject, Want};
+use crate::config::delta::Fresh;
 use crate::config::{Snapshot, TokenEntry, UserEntry};
 use std::sync::atomic::Ordering;
 
@@ -249,8 +250,13 @@ impl Carry {
     }
 
     /// Before `snapshot` (config `version`) serves: drops what it reflects, and takes what
-    /// it does not from its user and token balances.
-    pub fn apply(&self, version: u64, snapshot: &Snapshot) {
+    /// it does not from its balances. Entries in `fresh` are new, holding the control plane's
+    /// figures: everything outstanding is taken from them. The others are shared with the
+    /// snapshot before, whose balances already had it taken; as their figures did not change,
+    /// what this version reflects is given back to them. Either way a balance ends as the
+    /// control plane's figure minus what is outstanding, and the work follows what is
+    /// outstanding and what changed, never the number of tokens.
+    pub fn apply(&self, version: u64, snapshot: &Snapshot, fresh: &Fresh) {
         let mut inner = self.lock();
         let later = inner.reflected_from.split_off(&(version + 1));
         let reflected = std::mem::replace(&mut inner.reflected_from, later);
@@ -262,49 +268,48 @@ impl Carry {
                 *left.entry(Subject::Token(c.token)).or_default() += c.quota;
             }
         }
-        let leased: std::collections::HashSet<Subject> =
-            inner.leases.subjects().into_iter().collect();
-        if !leased.is_empty() {
-            let mut figures: HashMap<Subject, i64> = leased
-                .iter()
-                .filter_map(|s| match s {
-                    Subject::User(id) => snapshot.users.get(id).map(|u| (*s, u.cp_quota)),
-                    Subject::Token(_) => None,
-                })
-                .collect();
-            if leased.iter().any(|s| matches!(s, Subject::Token(_))) {
-                figures.extend(snapshot.tokens.values().filter_map(|t| {
-                    let s = Subject::Token(t.id);
-                    leased.contains(&s).then_some((s, t.cp_remain))
-                }));
-            }
-            for subject in leased.iter().copied() {
-                let Some(figure) = figures.get(&subject).copied() else {
-                    continue;
-                };
-                let outstanding = inner.outstanding(subject);
-                match left.get(&subject) {
-                    Some(quota) => {
-                        inner
-                            .leases
-                            .reflected(subject, *quota, figure, version, outstanding);
-                    }
-                    None => inner.leases.refigure(subject, figure, version, outstanding),
+        let figure = |subject: Subject| match subject {
+            Subject::User(id) => snapshot.users.get(&id).map(|u| u.cp_quota),
+            Subject::Token(id) => snapshot.token_by_id(id).map(|t| t.cp_remain),
+        };
+        for subject in inner.leases.subjects() {
+            let Some(figure) = figure(subject) else {
+                continue;
+            };
+            let outstanding = inner.outstanding(subject);
+            match left.get(&subject) {
+                Some(quota) => {
+                    inner
+                        .leases
+                        .reflected(subject, *quota, figure, version, outstanding);
                 }
+                None => inner.leases.refigure(subject, figure, version, outstanding),
             }
         }
-        for (id, amount) in &inner.users {
+        // Shared entries: what is reflected now is in the (unchanged) figure.
+        for (subject, quota) in &left {
+            match *subject {
+                Subject::User(id) if !fresh.user(id) => {
+                    if let Some(user) = snapshot.users.get(&id) {
+                        user.quota.fetch_add(*quota, Ordering::AcqRel);
+                    }
+                }
+                Subject::Token(id) if !fresh.token(id) => {
+                    if let Some(token) = snapshot.token_by_id(id).filter(|t| !t.unlimited) {
+                        token.remain.fetch_add(*quota, Ordering::AcqRel);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // New entries: everything outstanding.
+        for (id, amount) in inner.users.iter().filter(|(id, _)| fresh.user(**id)) {
             if let Some(user) = snapshot.users.get(id) {
                 user.quota.fetch_sub(*amount, Ordering::AcqRel);
             }
         }
-        if inner.tokens.is_empty() {
-            return;
-        }
-        for token in snapshot.tokens.values() {
-            if !token.unlimited
-                && let Some(amount) = inner.tokens.get(&token.id)
-            {
+        for (id, amount) in inner.tokens.iter().filter(|(id, _)| fresh.token(**id)) {
+            if let Some(token) = snapshot.token_by_id(*id).filter(|t| !t.unlimited) {
                 token.remain.fetch_sub(*amount, Ordering::AcqRel);
             }
         }
@@ -345,7 +350,7 @@ mod tests {
         carry.charged("r1", 1, 7, 30);
         carry.charged("r1", 1, 7, 30); // the same record twice counts once
         let s = snapshot(1000, 500);
-        carry.apply(5, &s);
+        carry.apply(5, &s, &Fresh::all());
         assert_eq!(balances(&s), (920, 420));
         carry.release(1, 7, 50);
         assert_eq!(carry.user_total(1), 30);
@@ -358,15 +363,15 @@ mod tests {
         carry.charged("r2", 1, 7, 20);
         carry.acknowledged(9, ["r1", "unknown"]);
         let before = snapshot(1000, 500);
-        carry.apply(8, &before);
+        carry.apply(8, &before, &Fresh::all());
         assert_eq!(balances(&before), (950, 450), "version 8 reflects neither");
         let after = snapshot(970, 470);
-        carry.apply(9, &after);
+        carry.apply(9, &after, &Fresh::all());
         assert_eq!(balances(&after), (950, 450), "version 9 reflects r1 only");
         assert_eq!(carry.unreflected(), 1);
         carry.acknowledged(0, ["r2"]);
         let last = snapshot(950, 450);
-        carry.apply(10, &last);
+        carry.apply(10, &last, &Fresh::all());
         assert_eq!(balances(&last), (950, 450));
         assert_eq!((carry.unreflected(), carry.user_total(1)), (0, 0));
     }
@@ -376,7 +381,7 @@ mod tests {
         let carry = Carry::default();
         carry.charged("r1", 1, 7, 30);
         let s = one_user(100, 0, true);
-        carry.apply(1, &s);
+        carry.apply(1, &s, &Fresh::all());
         assert_eq!(balances(&s), (70, 0));
     }
 }

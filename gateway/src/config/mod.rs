@@ -3,6 +3,7 @@
 //! one behind an atomic swap.
 
 mod channel_setting;
+pub mod delta;
 mod keys;
 pub mod link;
 mod snapshot;

@@ -354,17 +354,26 @@ fn share_or(share: f64, default: f64) -> f64 {
     }
 }
 
-/// Everything the request path reads, immutable once built.
+/// Channels by id.
+pub type Channels = Arc<HashMap<i64, Arc<ChannelEntry>>>;
+/// group → model → tiers, highest priority first.
+pub type Routes = Arc<HashMap<String, HashMap<String, Vec<Tier>>>>;
+
+/// Everything the request path reads, immutable once built. Tokens and users are persistent
+/// maps of per-entity `Arc`s: the snapshot after a delta shares every entry the delta did not
+/// touch (and their live balances) with the one before, so applying it costs what it changes.
 #[derive(Debug)]
 pub struct Snapshot {
     pub version: u64,
-    pub tokens: HashMap<String, Arc<TokenEntry>>,
-    pub users: HashMap<i64, Arc<UserEntry>>,
-    pub channels: HashMap<i64, Arc<ChannelEntry>>,
-    /// group → model → tiers, highest priority first.
-    pub routes: HashMap<String, HashMap<String, Vec<Tier>>>,
-    pub pricing: Pricing,
-    pub options: Options,
+    /// Tokens by key hash.
+    pub tokens: imbl::HashMap<String, Arc<TokenEntry>>,
+    /// Token id → key hash (deltas name tokens by id).
+    pub token_keys: imbl::HashMap<i64, String>,
+    pub users: imbl::HashMap<i64, Arc<UserEntry>>,
+    pub channels: Channels,
+    pub routes: Routes,
+    pub pricing: Arc<Pricing>,
+    pub options: Arc<Options>,
 }
 
 /// Channels of one route by priority (ascending).
@@ -475,7 +484,7 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
     })
 }
 
-fn token(t: &pb::Token) -> Result<TokenEntry, ConfigError> {
+pub(super) fn token(t: &pb::Token) -> Result<TokenEntry, ConfigError> {
     let allow_ips = t
         .allow_ips
         .iter()
@@ -588,124 +597,158 @@ fn shaping(c: &pb::Channel) -> Result<ChannelShaping, ShapingError> {
     Ok(rules.with_header_override(HeaderOverride::from_pairs(pairs)?))
 }
 
+/// A token's key hash as the index keeps it: 64 hex digits, lower case.
+pub(super) fn key_hash(t: &pb::Token) -> Result<String, ConfigError> {
+    let hash = t.key_hash.trim().to_ascii_lowercase();
+    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(ConfigError::Invalid(format!(
+            "token {}: key_hash must be 64 hex digits",
+            t.id
+        )));
+    }
+    Ok(hash)
+}
+
+pub(super) fn user(u: &pb::User) -> UserEntry {
+    UserEntry {
+        id: u.id,
+        username: u.username.clone(),
+        status: u.status,
+        group: if u.group.is_empty() {
+            "default".to_owned()
+        } else {
+            u.group.clone()
+        },
+        role: u.role,
+        quota: AtomicI64::new(u.quota),
+        cp_quota: u.quota,
+        used: AtomicI64::new(u.used_quota),
+        accept_unpriced: u.accept_unpriced,
+    }
+}
+
+/// The channels by id and the routing table group → model → tiers (highest priority first).
+pub(super) fn routing<'a>(
+    raw: impl IntoIterator<Item = &'a pb::Channel>,
+) -> Result<(Channels, Routes), ConfigError> {
+    let mut channels = HashMap::new();
+    // group → model → priority → channels (BTreeMap orders priorities).
+    let mut table: HashMap<String, HashMap<String, TierMap>> = HashMap::new();
+    for c in raw {
+        let Some(entry) = channel(c)? else { continue };
+        let entry = Arc::new(entry);
+        if channels.insert(c.id, entry.clone()).is_some() {
+            return Err(ConfigError::Invalid(format!(
+                "duplicate channel id {}",
+                c.id
+            )));
+        }
+        if !entry.enabled {
+            continue;
+        }
+        let groups: Vec<&str> = if c.groups.is_empty() {
+            vec!["default"]
+        } else {
+            c.groups.iter().map(String::as_str).collect()
+        };
+        for g in groups {
+            for m in &c.models {
+                table
+                    .entry(g.trim().to_owned())
+                    .or_default()
+                    .entry(m.trim().to_owned())
+                    .or_default()
+                    .entry(entry.priority)
+                    .or_default()
+                    .push(entry.clone());
+            }
+        }
+    }
+    let routes = table
+        .into_iter()
+        .map(|(g, models)| {
+            let models = models
+                .into_iter()
+                .map(|(m, tiers)| {
+                    let tiers = tiers
+                        .into_iter()
+                        .rev()
+                        .map(|(priority, channels)| Tier { priority, channels })
+                        .collect();
+                    (m, tiers)
+                })
+                .collect();
+            (g, models)
+        })
+        .collect();
+    Ok((Arc::new(channels), Arc::new(routes)))
+}
+
+pub(super) fn pricing(raw: Option<&pb::Pricing>) -> Pricing {
+    let p = raw.cloned().unwrap_or_default();
+    let mut group_ratio = p.group_ratio;
+    if group_ratio.is_empty() {
+        group_ratio.insert("default".to_owned(), 1.0);
+    }
+    Pricing {
+        model_ratio: p.model_ratio,
+        completion_ratio: p.completion_ratio,
+        cache_ratio: p.cache_ratio,
+        create_cache_ratio: p.create_cache_ratio,
+        model_price: p.model_price,
+        group_ratio,
+        usable_groups: p.user_usable_groups.into_keys().collect(),
+        group_group_ratio: p
+            .group_group_ratio
+            .into_iter()
+            .map(|(g, r)| (g, r.ratios))
+            .collect(),
+    }
+}
+
+pub(super) fn relay_options(raw: Option<&pb::RelayOptions>) -> Result<Arc<Options>, ConfigError> {
+    options(raw).map(Arc::new)
+}
+
 impl Snapshot {
     /// Validates a raw snapshot and builds the indexes.
     pub fn build(raw: &pb::Snapshot) -> Result<Snapshot, ConfigError> {
-        let mut tokens = HashMap::new();
+        let mut tokens = imbl::HashMap::new();
+        let mut token_keys = imbl::HashMap::new();
         for t in &raw.tokens {
-            let hash = t.key_hash.trim().to_ascii_lowercase();
-            if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(ConfigError::Invalid(format!(
-                    "token {}: key_hash must be 64 hex digits",
-                    t.id
-                )));
-            }
-            if tokens.insert(hash, Arc::new(token(t)?)).is_some() {
+            let hash = key_hash(t)?;
+            if tokens.insert(hash.clone(), Arc::new(token(t)?)).is_some() {
                 return Err(ConfigError::Invalid(format!(
                     "token {}: duplicate key_hash",
                     t.id
                 )));
             }
+            if token_keys.insert(t.id, hash).is_some() {
+                return Err(ConfigError::Invalid(format!("duplicate token id {}", t.id)));
+            }
         }
-        let mut users = HashMap::new();
+        let mut users = imbl::HashMap::new();
         for u in &raw.users {
-            let entry = UserEntry {
-                id: u.id,
-                username: u.username.clone(),
-                status: u.status,
-                group: if u.group.is_empty() {
-                    "default".to_owned()
-                } else {
-                    u.group.clone()
-                },
-                role: u.role,
-                quota: AtomicI64::new(u.quota),
-                cp_quota: u.quota,
-                used: AtomicI64::new(u.used_quota),
-                accept_unpriced: u.accept_unpriced,
-            };
-            if users.insert(u.id, Arc::new(entry)).is_some() {
+            if users.insert(u.id, Arc::new(user(u))).is_some() {
                 return Err(ConfigError::Invalid(format!("duplicate user id {}", u.id)));
             }
         }
-        let mut channels = HashMap::new();
-        // group → model → priority → channels (BTreeMap orders priorities).
-        let mut table: HashMap<String, HashMap<String, TierMap>> = HashMap::new();
-        for c in &raw.channels {
-            let Some(entry) = channel(c)? else { continue };
-            let entry = Arc::new(entry);
-            if channels.insert(c.id, entry.clone()).is_some() {
-                return Err(ConfigError::Invalid(format!(
-                    "duplicate channel id {}",
-                    c.id
-                )));
-            }
-            if !entry.enabled {
-                continue;
-            }
-            let groups: Vec<&str> = if c.groups.is_empty() {
-                vec!["default"]
-            } else {
-                c.groups.iter().map(String::as_str).collect()
-            };
-            for g in groups {
-                for m in &c.models {
-                    table
-                        .entry(g.trim().to_owned())
-                        .or_default()
-                        .entry(m.trim().to_owned())
-                        .or_default()
-                        .entry(entry.priority)
-                        .or_default()
-                        .push(entry.clone());
-                }
-            }
-        }
-        let routes = table
-            .into_iter()
-            .map(|(g, models)| {
-                let models = models
-                    .into_iter()
-                    .map(|(m, tiers)| {
-                        let tiers = tiers
-                            .into_iter()
-                            .rev()
-                            .map(|(priority, channels)| Tier { priority, channels })
-                            .collect();
-                        (m, tiers)
-                    })
-                    .collect();
-                (g, models)
-            })
-            .collect();
-        let p = raw.pricing.clone().unwrap_or_default();
-        let mut group_ratio = p.group_ratio;
-        if group_ratio.is_empty() {
-            group_ratio.insert("default".to_owned(), 1.0);
-        }
-        let pricing = Pricing {
-            model_ratio: p.model_ratio,
-            completion_ratio: p.completion_ratio,
-            cache_ratio: p.cache_ratio,
-            create_cache_ratio: p.create_cache_ratio,
-            model_price: p.model_price,
-            group_ratio,
-            usable_groups: p.user_usable_groups.into_keys().collect(),
-            group_group_ratio: p
-                .group_group_ratio
-                .into_iter()
-                .map(|(g, r)| (g, r.ratios))
-                .collect(),
-        };
+        let (channels, routes) = routing(&raw.channels)?;
         Ok(Snapshot {
             version: raw.version,
             tokens,
+            token_keys,
             users,
             channels,
             routes,
-            pricing,
-            options: options(raw.options.as_ref())?,
+            pricing: Arc::new(pricing(raw.pricing.as_ref())),
+            options: relay_options(raw.options.as_ref())?,
         })
+    }
+
+    /// A token by its id (through the id → key hash index).
+    pub fn token_by_id(&self, id: i64) -> Option<&Arc<TokenEntry>> {
+        self.token_keys.get(&id).and_then(|h| self.tokens.get(h))
     }
 
     /// Priority tiers for a model in a group (empty when none).

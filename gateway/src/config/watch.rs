@@ -1,8 +1,8 @@
 //! The Watch client: follows the control plane's config feed (a full snapshot, then deltas),
-//! rebuilds the validated snapshot off the request path, swaps it in and acks the version.
+//! applies each delta to the snapshot in force (only what it names is rebuilt) off the request
+//! path, swaps the result in and acks the version.
 //! When the control plane is away the last good snapshot keeps serving; reconnects back off.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,6 +11,7 @@ use proto::config::v1::config_service_client::ConfigServiceClient;
 use tonic::codegen::InterceptedService;
 use tonic::transport::Channel;
 
+use super::delta::{Fresh, RawRest};
 pub use super::link::Auth;
 use super::link::describe;
 use super::{ConfigError, Snapshot};
@@ -33,76 +34,6 @@ pub enum SyncError {
 
 type Client = ConfigServiceClient<InterceptedService<Channel, Auth>>;
 
-/// The raw config as last received, by id, to apply deltas to.
-#[derive(Debug, Default, Clone)]
-pub struct RawConfig {
-    pub version: u64,
-    tokens: BTreeMap<i64, pb::Token>,
-    users: BTreeMap<i64, pb::User>,
-    channels: BTreeMap<i64, pb::Channel>,
-    pricing: Option<pb::Pricing>,
-    options: Option<pb::RelayOptions>,
-}
-
-impl RawConfig {
-    /// From a full snapshot.
-    pub fn from_snapshot(s: pb::Snapshot) -> RawConfig {
-        RawConfig {
-            version: s.version,
-            tokens: s.tokens.into_iter().map(|t| (t.id, t)).collect(),
-            users: s.users.into_iter().map(|u| (u.id, u)).collect(),
-            channels: s.channels.into_iter().map(|c| (c.id, c)).collect(),
-            pricing: s.pricing,
-            options: s.options,
-        }
-    }
-
-    /// Applies a delta that follows this version.
-    pub fn apply(&mut self, d: pb::Delta) -> Result<(), SyncError> {
-        if d.from_version > self.version {
-            return Err(SyncError::OutOfOrder {
-                have: self.version,
-                got: d.from_version,
-            });
-        }
-        for id in d.delete_tokens {
-            self.tokens.remove(&id);
-        }
-        for id in d.delete_users {
-            self.users.remove(&id);
-        }
-        for id in d.delete_channels {
-            self.channels.remove(&id);
-        }
-        self.tokens
-            .extend(d.upsert_tokens.into_iter().map(|t| (t.id, t)));
-        self.users
-            .extend(d.upsert_users.into_iter().map(|u| (u.id, u)));
-        self.channels
-            .extend(d.upsert_channels.into_iter().map(|c| (c.id, c)));
-        if d.pricing.is_some() {
-            self.pricing = d.pricing;
-        }
-        if d.options.is_some() {
-            self.options = d.options;
-        }
-        self.version = self.version.max(d.version);
-        Ok(())
-    }
-
-    /// The whole config as one snapshot message.
-    pub fn to_snapshot(&self) -> pb::Snapshot {
-        pb::Snapshot {
-            version: self.version,
-            tokens: self.tokens.values().cloned().collect(),
-            users: self.users.values().cloned().collect(),
-            channels: self.channels.values().cloned().collect(),
-            pricing: self.pricing.clone(),
-            options: self.options.clone(),
-        }
-    }
-}
-
 /// Opens a Watch stream from `have_version`.
 async fn open(
     client: &mut Client,
@@ -123,8 +54,9 @@ fn client(channel: Channel, auth: Auth) -> Client {
         .max_decoding_message_size(256 * 1024 * 1024)
 }
 
-/// Waits for the first full snapshot (retrying with backoff), for a gateway starting up.
-pub async fn first_snapshot(channel: Channel, auth: Auth, gateway_id: &str) -> RawConfig {
+/// Waits for the first full snapshot (retrying with backoff), for a gateway starting up; it
+/// is valid (it builds).
+pub async fn first_snapshot(channel: Channel, auth: Auth, gateway_id: &str) -> pb::Snapshot {
     let mut client = client(channel, auth);
     let mut backoff = Backoff::new();
     loop {
@@ -134,9 +66,8 @@ pub async fn first_snapshot(channel: Channel, auth: Auth, gateway_id: &str) -> R
                 Some(pb::WatchResponse {
                     snapshot: Some(s), ..
                 }) => {
-                    let raw = RawConfig::from_snapshot(s);
-                    Snapshot::build(&raw.to_snapshot())?;
-                    Ok::<_, SyncError>(raw)
+                    Snapshot::build(&s)?;
+                    Ok::<_, SyncError>(s)
                 }
                 _ => Err(SyncError::Ended),
             }
@@ -156,24 +87,25 @@ pub async fn first_snapshot(channel: Channel, auth: Auth, gateway_id: &str) -> R
     }
 }
 
-/// Follows the feed forever from `raw`: applies each message (and any already queued behind
-/// it), swaps the rebuilt snapshot in, acks the version; reconnects with backoff.
+/// Follows the feed forever from `rest` (what the snapshot in force was built from): applies
+/// each message (and any already queued behind it), swaps the new snapshot in, acks the
+/// version; reconnects with backoff.
 pub async fn follow(
     state: Arc<GatewayState>,
     channel: Channel,
     auth: Auth,
     gateway_id: String,
-    mut raw: RawConfig,
+    mut rest: RawRest,
 ) {
     let mut client = client(channel, auth);
     let mut backoff = Backoff::new();
     loop {
         if let Err(err) =
-            follow_once(&state, &mut client, &gateway_id, &mut raw, &mut backoff).await
+            follow_once(&state, &mut client, &gateway_id, &mut rest, &mut backoff).await
         {
             tracing::warn!(
                 error = describe(&err),
-                version = raw.version,
+                version = rest.version,
                 "config stream lost; serving the last snapshot"
             );
         }
@@ -188,10 +120,10 @@ async fn follow_once(
     state: &GatewayState,
     client: &mut Client,
     gateway_id: &str,
-    raw: &mut RawConfig,
+    rest: &mut RawRest,
     backoff: &mut Backoff,
 ) -> Result<(), SyncError> {
-    let mut stream = open(client, gateway_id, raw.version).await?;
+    let mut stream = open(client, gateway_id, rest.version).await?;
     loop {
         let Some(msg) = stream.message().await? else {
             return Err(SyncError::Ended);
@@ -199,32 +131,37 @@ async fn follow_once(
         backoff.reset();
         state.metrics.config_stream_up.set(1);
         state.readiness.stream_up();
-        let mut next = raw.clone();
-        apply(&mut next, msg)?;
-        // Coalesce: whatever else already arrived goes into the same rebuild.
-        while let Some(Some(Ok(msg))) =
-            futures_util::FutureExt::now_or_never(futures_util::StreamExt::next(&mut stream))
+        let base = state.config.load();
+        let mut next_rest = rest.clone();
+        let mut fresh = Fresh::default();
+        let mut next = None;
+        let mut outcome = advance(&base, &mut next, &mut next_rest, &mut fresh, msg);
+        // Coalesce: whatever else already arrived goes into the same swap.
+        while outcome.is_ok()
+            && let Some(Some(Ok(msg))) =
+                futures_util::FutureExt::now_or_never(futures_util::StreamExt::next(&mut stream))
         {
-            apply(&mut next, msg)?;
+            outcome = advance(&base, &mut next, &mut next_rest, &mut fresh, msg);
         }
-        let built = Snapshot::build(&next.to_snapshot());
-        match built {
-            Ok(snapshot) => {
-                install(state, next.version, snapshot);
-                *raw = next;
-                state.metrics.config_applied(raw.version);
-                tracing::debug!(version = raw.version, "config applied");
-            }
-            Err(err) => {
-                // Keep serving the last good snapshot; a later full snapshot may fix it.
-                tracing::error!(error = %err, version = next.version, "config rejected");
-                return Err(err.into());
-            }
+        if let Err(err) = outcome {
+            // Keep serving the last good snapshot; a later full snapshot may fix it.
+            tracing::error!(
+                error = describe(&err),
+                version = next_rest.version,
+                "config rejected"
+            );
+            return Err(err);
         }
+        if let Some(snapshot) = next {
+            install_fresh(state, next_rest.version, snapshot, &fresh);
+        }
+        *rest = next_rest;
+        state.metrics.config_applied(rest.version);
+        tracing::debug!(version = rest.version, "config applied");
         let ack = client
             .ack(pb::AckRequest {
                 gateway_id: gateway_id.to_string(),
-                applied_version: raw.version,
+                applied_version: rest.version,
             })
             .await;
         if let Err(status) = ack {
@@ -233,26 +170,47 @@ async fn follow_once(
     }
 }
 
-/// Serves `snapshot` (config `version`) from now on, after taking from its balances what
-/// this gateway spent that the control plane has not reflected yet.
+/// Applies one message of the feed to `next` (or to `base` while nothing was applied yet):
+/// a full snapshot is built anew, a delta changes what it names.
+fn advance(
+    base: &Snapshot,
+    next: &mut Option<Snapshot>,
+    rest: &mut RawRest,
+    fresh: &mut Fresh,
+    msg: pb::WatchResponse,
+) -> Result<(), SyncError> {
+    if let Some(s) = msg.snapshot {
+        *next = Some(Snapshot::build(&s)?);
+        *rest = RawRest::from_snapshot(&s);
+        *fresh = Fresh::all();
+    }
+    if let Some(d) = msg.delta {
+        rest.apply(&d).map_err(|o| SyncError::OutOfOrder {
+            have: o.have,
+            got: o.got,
+        })?;
+        let applied = next.as_ref().unwrap_or(base).with_delta(&d, rest, fresh)?;
+        *next = Some(applied);
+    }
+    Ok(())
+}
+
+/// Serves `snapshot` (config `version`, every entry new) from now on, after taking from its
+/// balances what this gateway spent that the control plane has not reflected yet.
 pub fn install(state: &GatewayState, version: u64, snapshot: Snapshot) {
+    install_fresh(state, version, snapshot, &Fresh::all());
+}
+
+/// Like [`install`] for a snapshot whose entries not in `fresh` are shared with the one in
+/// force (their balances already account for this gateway's spending).
+pub fn install_fresh(state: &GatewayState, version: u64, snapshot: Snapshot, fresh: &Fresh) {
     if let Some(carry) = &state.carry {
-        carry.apply(version, &snapshot);
+        carry.apply(version, &snapshot, fresh);
     }
     state
         .breakers
         .retain_channels(|id| snapshot.channels.contains_key(&id));
     state.config.swap(snapshot);
-}
-
-fn apply(raw: &mut RawConfig, msg: pb::WatchResponse) -> Result<(), SyncError> {
-    if let Some(s) = msg.snapshot {
-        *raw = RawConfig::from_snapshot(s);
-    }
-    if let Some(d) = msg.delta {
-        raw.apply(d)?;
-    }
-    Ok(())
 }
 
 /// Exponential backoff from 100 ms to 5 s.
@@ -285,45 +243,6 @@ impl Default for Backoff {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-
-    #[test]
-    fn deltas_replace_and_delete_by_id() {
-        let mut raw = RawConfig::from_snapshot(pb::Snapshot {
-            version: 3,
-            users: vec![pb::User {
-                id: 1,
-                quota: 10,
-                ..Default::default()
-            }],
-            tokens: vec![pb::Token {
-                id: 5,
-                ..Default::default()
-            }],
-            ..Default::default()
-        });
-        raw.apply(pb::Delta {
-            from_version: 3,
-            version: 7,
-            upsert_users: vec![pb::User {
-                id: 1,
-                quota: 4,
-                ..Default::default()
-            }],
-            delete_tokens: vec![5],
-            ..Default::default()
-        })
-        .unwrap();
-        let s = raw.to_snapshot();
-        assert_eq!((s.version, s.users[0].quota, s.tokens.len()), (7, 4, 0));
-        assert!(matches!(
-            raw.apply(pb::Delta {
-                from_version: 9,
-                version: 10,
-                ..Default::default()
-            }),
-            Err(SyncError::OutOfOrder { have: 7, got: 9 })
-        ));
-    }
 
     #[test]
     fn backoff_doubles_up_to_five_seconds() {
