@@ -152,5 +152,84 @@ fn sensitive_words(c: &mut Criterion) {
     }
 }
 
+/// A config delta that changes one user's and one token's balance (what every ingested usage
+/// batch sends) over 100 000 tokens: applied to the snapshot in force, against building the
+/// whole snapshot again as the gateway did before.
+fn config_deltas(c: &mut Criterion) {
+    use gateway::config::delta::{Fresh, RawRest};
+    use proto::config::v1 as pb;
+    const MANY: i64 = 100_000;
+    let raw = pb::Snapshot {
+        version: 1,
+        users: (1..=MANY / 10)
+            .map(|id| pb::User {
+                id,
+                status: 1,
+                quota: 1_000_000,
+                ..Default::default()
+            })
+            .collect(),
+        tokens: (1..=MANY)
+            .map(|id| pb::Token {
+                id,
+                user_id: id % (MANY / 10) + 1,
+                key_hash: format!("{id:064x}"),
+                status: 1,
+                remain_quota: 1_000_000,
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    };
+    let base = match Snapshot::build(&raw) {
+        Ok(s) => s,
+        Err(e) => panic!("benchmark snapshot is invalid: {e}"),
+    };
+    let mut rest = RawRest::from_snapshot(&raw);
+    let delta = pb::Delta {
+        from_version: 1,
+        version: 2,
+        upsert_users: vec![pb::User {
+            id: 7,
+            status: 1,
+            quota: 999_000,
+            ..Default::default()
+        }],
+        upsert_tokens: vec![pb::Token {
+            id: 70,
+            user_id: 7,
+            key_hash: format!("{:064x}", 70),
+            status: 1,
+            remain_quota: 999_000,
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    if rest.apply(&delta).is_err() {
+        panic!("benchmark delta is out of order");
+    }
+    c.bench_function(
+        "config: balance delta over 100k tokens, applied in place",
+        |b| {
+            b.iter(|| {
+                let mut fresh = Fresh::default();
+                black_box(
+                    base.with_delta(black_box(&delta), &rest, &mut fresh)
+                        .is_ok(),
+                )
+            })
+        },
+    );
+    c.bench_function(
+        "config: balance delta over 100k tokens, full rebuild",
+        |b| b.iter(|| black_box(Snapshot::build(black_box(&raw)).is_ok())),
+    );
+}
+
 criterion_group!(benches, bench, sensitive_words);
-criterion_main!(benches);
+criterion_group! {
+    name = config;
+    config = Criterion::default().sample_size(10);
+    targets = config_deltas
+}
+criterion_main!(benches, config);
