@@ -463,10 +463,72 @@ async fn consumption_without_log_rows_still_charges_once(app: &TestApp) {
     assert_eq!(rolled_up().await, 300);
 }
 
+/// Batches larger than one statement's worth of rows (500), with records repeated inside one
+/// statement, across statements and from an earlier batch: each record is stored and charged
+/// once, whichever statement it falls in.
+async fn large_batches_with_repeats_charge_each_record_once(app: &TestApp) {
+    let root = app.root().await;
+    let user = app.user(&root, "payer").await;
+    let created = app
+        .post(
+            "/api/token/",
+            json!({"name": "t", "remain_quota": 5_000_000, "expired_time": -1, "unlimited_quota": false}),
+        )
+        .signed_in(&user)
+        .send()
+        .await;
+    let token_id = created.data()[0]["id"].as_i64().unwrap();
+    sqlx::query("UPDATE users SET quota = 5000000 WHERE id = $1")
+        .bind(user.user_id)
+        .execute(&app.db().pool)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO channels (id, name, key_enc, models) VALUES (7, 'primary', '', 'gpt-4o')",
+    )
+    .execute(&app.db().pool)
+    .await
+    .unwrap();
+    let row = |n: usize| {
+        control_plane::sync::usage::to_row(record(
+            &format!("big-{n}"),
+            user.user_id,
+            token_id,
+            10,
+            2,
+        ))
+    };
+    let ingest = |rows: Vec<_>| async move {
+        control_plane::store::usage::ingest(app.db(), "gw-test", &rows)
+            .await
+            .unwrap()
+    };
+    let earlier = ingest(vec![row(1100)]).await;
+    assert_eq!(earlier.inserted, 1);
+    // 1 200 distinct records, plus: 20 again right after itself (same statement), 10 again in
+    // the second statement, 1 100 stored by the batch before.
+    let mut rows: Vec<_> = (0..1200).map(row).collect();
+    rows.insert(21, row(20));
+    rows.insert(700, row(10));
+    let outcome = ingest(rows).await;
+    assert_eq!((outcome.inserted, outcome.duplicates), (1199, 3));
+    let (quota, used, count, remain, token_used, channel_used) =
+        balances(app, user.user_id, token_id).await;
+    assert_eq!((quota, used, count), (5_000_000 - 12_000, 12_000, 1200));
+    assert_eq!((remain, token_used), (5_000_000 - 12_000, 12_000));
+    assert_eq!(channel_used, 12_000);
+    let (logs,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM logs WHERE request_id LIKE 'big-%'")
+        .fetch_one(&app.db().pool)
+        .await
+        .unwrap();
+    assert_eq!(logs, 1200);
+}
+
 on_both_backends!(
     consumption_without_log_rows_still_charges_once,
     bad_records_are_set_aside_and_the_rest_commits,
     same_batch_twice_charges_once,
     unlimited_token_keeps_its_remaining_quota,
-    concurrent_batches_all_commit
+    concurrent_batches_all_commit,
+    large_batches_with_repeats_charge_each_record_once
 );

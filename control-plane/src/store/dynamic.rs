@@ -12,6 +12,8 @@ use sqlx::{Any, AssertSqlSafe, FromRow};
 enum Bind {
     Text(String),
     Int(i64),
+    /// Text or NULL.
+    OptText(Option<String>),
 }
 
 /// SQL built from static fragments and bound values.
@@ -47,6 +49,12 @@ impl DynQuery {
         self.push_placeholder()
     }
 
+    /// Appends a placeholder bound to a text value or NULL.
+    pub fn bind_opt_text(&mut self, value: Option<String>) -> &mut Self {
+        self.binds.push(Bind::OptText(value));
+        self.push_placeholder()
+    }
+
     fn push_placeholder(&mut self) -> &mut Self {
         self.sql.push('$');
         self.sql.push_str(&self.binds.len().to_string());
@@ -60,6 +68,23 @@ impl DynQuery {
             query = match bind {
                 Bind::Text(v) => query.bind(v.clone()),
                 Bind::Int(v) => query.bind(*v),
+                Bind::OptText(v) => query.bind(v.clone()),
+            };
+        }
+        query
+    }
+
+    /// The query mapped to rows of `T`, taking the values instead of copying them.
+    pub fn into_query_as<T>(self) -> QueryAs<'static, Any, T, AnyArguments>
+    where
+        T: for<'r> FromRow<'r, sqlx::any::AnyRow>,
+    {
+        let mut query = sqlx::query_as::<_, T>(AssertSqlSafe(self.sql));
+        for bind in self.binds {
+            query = match bind {
+                Bind::Text(v) => query.bind(v),
+                Bind::Int(v) => query.bind(v),
+                Bind::OptText(v) => query.bind(v),
             };
         }
         query
@@ -75,9 +100,15 @@ impl DynQuery {
             query = match bind {
                 Bind::Text(v) => query.bind(v.clone()),
                 Bind::Int(v) => query.bind(*v),
+                Bind::OptText(v) => query.bind(v.clone()),
             };
         }
         query
+    }
+
+    /// How many values are bound so far.
+    pub fn bound(&self) -> usize {
+        self.binds.len()
     }
 
     #[cfg(test)]

@@ -202,62 +202,27 @@ pub async fn ingest_with(
     let mut tokens: BTreeMap<i64, Charge> = BTreeMap::new();
     let mut channels: BTreeMap<i64, Charge> = BTreeMap::new();
     let mut hours: BTreeMap<(i64, &str, i64), HourSum> = BTreeMap::new();
-    let mut receipts = false;
-    for row in accepted {
-        let request_id = Some(row.request_id.as_str()).filter(|r| !r.is_empty());
-        let logged =
-            recording.consume_logs || row.kind != LogType::Consume as i64 || request_id.is_none();
-        if !logged {
-            receipts = true;
-            let inserted = sqlx::query(
-                "INSERT INTO usage_receipts (request_id, created_at) SELECT $1, $2 \
-                 WHERE NOT EXISTS (SELECT 1 FROM logs WHERE request_id = $1) \
-                 ON CONFLICT (request_id) DO NOTHING",
-            )
-            .bind(request_id)
-            .bind(super::now())
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            if inserted == 0 {
-                outcome.duplicates += 1;
-                continue;
-            }
+    // Consumption without a log row leaves a receipt of its request id instead.
+    let logged = |row: &UsageRow| {
+        recording.consume_logs || row.kind != LogType::Consume as i64 || request_id(row).is_none()
+    };
+    let receipts = accepted.iter().any(|row| !logged(row));
+    let mut stored = Vec::with_capacity(accepted.len());
+    for row in &accepted {
+        stored.push(match request_id(row).filter(|_| !logged(row)) {
+            Some(id) => insert_receipt(&mut tx, id).await?,
+            None => false,
+        });
+    }
+    let to_log: Vec<&UsageRow> = accepted.iter().copied().filter(|r| logged(r)).collect();
+    let mut logged_rows = insert_logs(&mut tx, &to_log).await?.into_iter();
+    for (row, stored) in accepted.iter().zip(stored.iter_mut()) {
+        if logged(row) {
+            *stored = logged_rows.next().unwrap_or(false);
         }
-        let inserted = if !logged {
-            1
-        } else {
-            sqlx::query(
-            "INSERT INTO logs (user_id, created_at, type, content, username, token_name, model_name, \
-             quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, token_id, \
-             \"group\", ip, request_id, other) \
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18 \
-             WHERE NOT EXISTS (SELECT 1 FROM usage_receipts WHERE request_id = $17) \
-             ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING",
-        )
-        .bind(row.user_id)
-        .bind(row.created_at)
-        .bind(row.kind)
-        .bind(row.content.as_str())
-        .bind(row.username.as_str())
-        .bind(row.token_name.as_str())
-        .bind(row.model_name.as_str())
-        .bind(row.quota)
-        .bind(row.prompt_tokens)
-        .bind(row.completion_tokens)
-        .bind(row.use_time)
-        .bind(i64::from(row.is_stream))
-        .bind(row.channel_id)
-        .bind(row.token_id)
-        .bind(row.group.as_str())
-        .bind(row.ip.as_str())
-        .bind(request_id)
-        .bind(row.other.as_str())
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-        };
-        if inserted == 0 {
+    }
+    for (row, inserted) in accepted.into_iter().zip(stored) {
+        if !inserted {
             outcome.duplicates += 1;
             continue;
         }
@@ -265,7 +230,7 @@ pub async fn ingest_with(
         if row.kind != LogType::Consume as i64 {
             continue;
         }
-        if let (Some(task), Some(request_id)) = (&row.task, request_id) {
+        if let (Some(task), Some(request_id)) = (&row.task, request_id(row)) {
             super::task_progress::insert(
                 &mut *tx,
                 task,
@@ -303,52 +268,11 @@ pub async fn ingest_with(
         sum.tokens += row.prompt_tokens + row.completion_tokens;
         sum.count += 1;
     }
-    for (id, charge) in &users {
-        sqlx::query(
-            "UPDATE users SET quota = quota - $1, used_quota = used_quota + $1, \
-             request_count = request_count + $2 WHERE id = $3",
-        )
-        .bind(charge.quota)
-        .bind(charge.count)
-        .bind(*id)
-        .execute(&mut *tx)
-        .await?;
-    }
-    for (id, charge) in &tokens {
-        sqlx::query(
-            "UPDATE tokens SET remain_quota = remain_quota - CASE WHEN unlimited_quota = 0 THEN $1 ELSE 0 END, \
-             used_quota = used_quota + $1, accessed_time = $2 WHERE id = $3",
-        )
-        .bind(charge.quota)
-        .bind(super::now())
-        .bind(*id)
-        .execute(&mut *tx)
-        .await?;
-    }
-    for (id, charge) in &channels {
-        sqlx::query("UPDATE channels SET used_quota = used_quota + $1 WHERE id = $2")
-            .bind(charge.quota)
-            .bind(*id)
-            .execute(&mut *tx)
-            .await?;
-    }
-    for ((user_id, model_name, hour), sum) in &hours {
-        sqlx::query(
-            "INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET \
-             token_used = quota_data.token_used + excluded.token_used, \
-             count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota",
-        )
-        .bind(*user_id)
-        .bind(sum.username.as_str())
-        .bind(*model_name)
-        .bind(*hour)
-        .bind(sum.tokens)
-        .bind(sum.count)
-        .bind(sum.quota)
-        .execute(&mut *tx)
-        .await?;
-    }
+    let pg = db.kind == super::DbKind::Postgres;
+    charge_balances(&mut tx, pg, Balance::Users, &users).await?;
+    charge_balances(&mut tx, pg, Balance::Tokens, &tokens).await?;
+    charge_balances(&mut tx, pg, Balance::Channels, &channels).await?;
+    add_rollups(&mut tx, &hours).await?;
     if receipts && rand::random::<u16>().is_multiple_of(256) {
         sqlx::query("DELETE FROM usage_receipts WHERE created_at < $1")
             .bind(super::now() - RECEIPT_DAYS * 86_400)
@@ -357,6 +281,227 @@ pub async fn ingest_with(
     }
     tx.commit().await?;
     Ok(outcome)
+}
+
+type Tx = sqlx::Transaction<'static, sqlx::Any>;
+
+/// Rows per multi-row statement: 18 values each stays well under both backends' limits on
+/// bound parameters (SQLite 32 766, PostgreSQL 65 535).
+const ROWS_PER_STATEMENT: usize = 500;
+
+/// Stores a receipt for a consumption row that gets no log row; false when its request id is
+/// already stored (as a receipt or a log row).
+async fn insert_receipt(tx: &mut Tx, request_id: &str) -> Result<bool, sqlx::Error> {
+    let inserted = sqlx::query(
+        "INSERT INTO usage_receipts (request_id, created_at) SELECT $1, $2 \
+         WHERE NOT EXISTS (SELECT 1 FROM logs WHERE request_id = $1) \
+         ON CONFLICT (request_id) DO NOTHING",
+    )
+    .bind(request_id)
+    .bind(super::now())
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    Ok(inserted > 0)
+}
+
+/// Writes the log rows with one statement per [`ROWS_PER_STATEMENT`]; answers for each row
+/// whether it was stored (false: its request id was already stored, as a log row, a receipt or
+/// an earlier row of the same batch).
+async fn insert_logs(tx: &mut Tx, rows: &[&UsageRow]) -> Result<Vec<bool>, sqlx::Error> {
+    let mut stored = Vec::with_capacity(rows.len());
+    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        let mut q = DynQuery::new(
+            "INSERT INTO logs (user_id, created_at, type, content, username, token_name, \
+             model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, \
+             token_id, \"group\", ip, request_id, other) \
+             SELECT column1, column2, column3, column4, column5, column6, column7, column8, \
+             column9, column10, column11, column12, column13, column14, column15, column16, \
+             column17, column18 FROM (VALUES ",
+        );
+        for (i, row) in chunk.iter().enumerate() {
+            q.push(if i == 0 { "(" } else { ", (" });
+            q.bind_int(row.user_id)
+                .push(", ")
+                .bind_int(row.created_at)
+                .push(", ")
+                .bind_int(row.kind)
+                .push(", ")
+                .bind_text(row.content.as_str())
+                .push(", ")
+                .bind_text(row.username.as_str())
+                .push(", ")
+                .bind_text(row.token_name.as_str())
+                .push(", ")
+                .bind_text(row.model_name.as_str())
+                .push(", ")
+                .bind_int(row.quota)
+                .push(", ")
+                .bind_int(row.prompt_tokens)
+                .push(", ")
+                .bind_int(row.completion_tokens)
+                .push(", ")
+                .bind_int(row.use_time)
+                .push(", ")
+                .bind_int(i64::from(row.is_stream))
+                .push(", ")
+                .bind_int(row.channel_id)
+                .push(", ")
+                .bind_int(row.token_id)
+                .push(", ")
+                .bind_text(row.group.as_str())
+                .push(", ")
+                .bind_text(row.ip.as_str())
+                .push(", ")
+                .bind_opt_text(Some(row.request_id.clone()).filter(|r| !r.is_empty()))
+                .push(", ")
+                .bind_text(row.other.as_str())
+                .push(")");
+        }
+        // (SQLite needs the WHERE to tell the upsert from a join's ON.)
+        q.push(
+            ") AS v WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.column17) \
+             ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING RETURNING request_id",
+        );
+        let returned: Vec<(Option<String>,)> = q.into_query_as().fetch_all(&mut **tx).await?;
+        let mut new_ids: std::collections::HashSet<String> =
+            returned.into_iter().filter_map(|(id,)| id).collect();
+        stored.extend(
+            chunk
+                .iter()
+                .map(|row| row.request_id.is_empty() || new_ids.remove(row.request_id.as_str())),
+        );
+    }
+    Ok(stored)
+}
+
+/// A row's request id, when it has one.
+fn request_id(row: &UsageRow) -> Option<&str> {
+    Some(row.request_id.as_str()).filter(|r| !r.is_empty())
+}
+
+/// A balance ingest charges.
+#[derive(Clone, Copy)]
+enum Balance {
+    Users,
+    Tokens,
+    Channels,
+}
+
+impl Balance {
+    fn lock(self) -> &'static str {
+        match self {
+            Balance::Users => "SELECT id FROM users WHERE id IN (",
+            Balance::Tokens => "SELECT id FROM tokens WHERE id IN (",
+            Balance::Channels => "SELECT id FROM channels WHERE id IN (",
+        }
+    }
+
+    /// The update, joined with `(VALUES (id, quota, count, now), …) AS v`.
+    fn update(self) -> &'static str {
+        match self {
+            Balance::Users => {
+                "UPDATE users SET quota = users.quota - v.column2, \
+                 used_quota = users.used_quota + v.column2, \
+                 request_count = users.request_count + v.column3 FROM (VALUES "
+            }
+            Balance::Tokens => {
+                "UPDATE tokens SET remain_quota = tokens.remain_quota - \
+                 CASE WHEN tokens.unlimited_quota = 0 THEN v.column2 ELSE 0 END, \
+                 used_quota = tokens.used_quota + v.column2, accessed_time = v.column4 FROM (VALUES "
+            }
+            Balance::Channels => {
+                "UPDATE channels SET used_quota = channels.used_quota + v.column2 FROM (VALUES "
+            }
+        }
+    }
+
+    fn join(self) -> &'static str {
+        match self {
+            Balance::Users => ") AS v WHERE users.id = v.column1",
+            Balance::Tokens => ") AS v WHERE tokens.id = v.column1",
+            Balance::Channels => ") AS v WHERE channels.id = v.column1",
+        }
+    }
+}
+
+/// Charges the batch's sums, one statement per table (and chunk). On PostgreSQL the rows are
+/// locked in key order first, so concurrent batches cannot deadlock each other; SQLite has one
+/// writer at a time.
+async fn charge_balances(
+    tx: &mut Tx,
+    postgres: bool,
+    balance: Balance,
+    sums: &BTreeMap<i64, Charge>,
+) -> Result<(), sqlx::Error> {
+    let sums: Vec<(&i64, &Charge)> = sums.iter().collect();
+    let now = super::now();
+    for chunk in sums.chunks(ROWS_PER_STATEMENT) {
+        if postgres {
+            let mut lock = DynQuery::new(balance.lock());
+            for (i, (id, _)) in chunk.iter().enumerate() {
+                if i > 0 {
+                    lock.push(", ");
+                }
+                lock.bind_int(**id);
+            }
+            lock.push(") ORDER BY id FOR UPDATE");
+            lock.build().execute(&mut **tx).await?;
+        }
+        let mut q = DynQuery::new(balance.update());
+        for (i, (id, charge)) in chunk.iter().enumerate() {
+            q.push(if i == 0 { "(" } else { ", (" });
+            q.bind_int(**id)
+                .push(", ")
+                .bind_int(charge.quota)
+                .push(", ")
+                .bind_int(charge.count)
+                .push(", ")
+                .bind_int(now)
+                .push(")");
+        }
+        q.push(balance.join());
+        q.build().execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+/// Adds the batch's hourly sums to the roll-ups, one statement per chunk (keys in order).
+async fn add_rollups(
+    tx: &mut Tx,
+    hours: &BTreeMap<(i64, &str, i64), HourSum>,
+) -> Result<(), sqlx::Error> {
+    let hours: Vec<_> = hours.iter().collect();
+    for chunk in hours.chunks(ROWS_PER_STATEMENT) {
+        let mut q = DynQuery::new(
+            "INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, \
+             count, quota) VALUES ",
+        );
+        for (i, ((user_id, model_name, hour), sum)) in chunk.iter().enumerate() {
+            q.push(if i == 0 { "(" } else { ", (" });
+            q.bind_int(*user_id)
+                .push(", ")
+                .bind_text(sum.username.as_str())
+                .push(", ")
+                .bind_text(*model_name)
+                .push(", ")
+                .bind_int(*hour)
+                .push(", ")
+                .bind_int(sum.tokens)
+                .push(", ")
+                .bind_int(sum.count)
+                .push(", ")
+                .bind_int(sum.quota)
+                .push(")");
+        }
+        q.push(
+            " ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET \
+             token_used = quota_data.token_used + excluded.token_used, \
+             count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota",
+        );
+        q.build().execute(&mut **tx).await?;
+    }
+    Ok(())
 }
 
 /// The verdict on each row: its shape, then whether its user exists and its token belongs to

@@ -1,0 +1,183 @@
+//! Usage ingest throughput: batches of gateway usage records written into a fresh database
+//! (a new one on the PostgreSQL server at `DATABASE_URL`, else a SQLite file), reported as
+//! records per second of wall time and per second of this process's own CPU (the control
+//! plane's share; the database server's work is not in it). Checks on the way that every
+//! record was stored and charged exactly once.
+//!
+//! `DATABASE_URL=postgres://root@127.0.0.1:5432/test cargo bench -p control-plane --bench ingest`
+//! (`-- --batches 400 --batch 500` to change the load).
+
+use std::time::Instant;
+
+use control_plane::store::Db;
+use control_plane::store::usage::{UsageRow, ingest};
+
+const USERS: i64 = 1_000;
+const TOKENS: i64 = 10_000;
+const QUOTA: i64 = 100;
+
+/// User and system CPU seconds of this process so far (Linux).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which may hold spaces) start after its closing ')'.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the ')'.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn arg(name: &str, default: usize) -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+async fn fill(db: &Db) -> Result<(), sqlx::Error> {
+    for first in (1..=USERS).step_by(500) {
+        let values: Vec<String> = (first..(first + 500).min(USERS + 1))
+            .map(|id| format!("({id}, 'bench{id}', 'x', 1000000000)"))
+            .collect();
+        let sql = format!(
+            "INSERT INTO users (id, username, password, quota) VALUES {}",
+            values.join(", ")
+        );
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&db.pool)
+            .await?;
+    }
+    for first in (1..=TOKENS).step_by(500) {
+        let values: Vec<String> = (first..(first + 500).min(TOKENS + 1))
+            .map(|id| format!("({id}, {}, '{id:064x}', 'x', 1000000000)", id % USERS + 1))
+            .collect();
+        let sql = format!(
+            "INSERT INTO tokens (id, user_id, key_hash, key_enc, remain_quota) VALUES {}",
+            values.join(", ")
+        );
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&db.pool)
+            .await?;
+    }
+    Ok(())
+}
+
+fn record(n: usize) -> UsageRow {
+    let token = i64::try_from(n).unwrap_or(0) % TOKENS + 1;
+    UsageRow {
+        request_id: format!("bench-{n:012}"),
+        created_at: 1_790_000_000 + i64::try_from(n / 1000).unwrap_or(0),
+        kind: 2,
+        user_id: token % USERS + 1,
+        username: format!("bench{}", token % USERS + 1),
+        token_id: token,
+        token_name: "bench".to_owned(),
+        group: "default".to_owned(),
+        model_name: ["gpt-4o-mini", "gpt-4o", "claude-sonnet-4"][n % 3].to_owned(),
+        channel_id: 1 + i64::try_from(n % 4).unwrap_or(0),
+        use_time: 1,
+        is_stream: n.is_multiple_of(2),
+        prompt_tokens: 12,
+        completion_tokens: 20,
+        quota: QUOTA,
+        content: String::new(),
+        other: r#"{"model_ratio":0.075,"group_ratio":1,"completion_ratio":4}"#.to_owned(),
+        ip: "203.0.113.7".to_owned(),
+        task: None,
+    }
+}
+
+async fn count(db: &Db, sql: &'static str) -> i64 {
+    sqlx::query_scalar::<_, i64>(sql)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap_or(-1)
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> anyhow::Result<()> {
+    let batches = arg("--batches", 200);
+    let batch = arg("--batch", 500);
+    let dir = tempfile::tempdir()?;
+    let admin_url = std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty());
+    let name = format!("bench_ingest_{}", std::process::id());
+    let url = match &admin_url {
+        Some(admin) => {
+            let admin_db = Db::connect(Some(admin), dir.path(), 1).await?;
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .execute(&admin_db.pool)
+                .await?;
+            admin_db.pool.close().await;
+            let base = admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b);
+            Some(format!("{base}/{name}"))
+        }
+        None => None,
+    };
+    let db = Db::connect(url.as_deref(), dir.path(), 4).await?;
+    db.migrate().await?;
+    fill(&db).await?;
+
+    let start = Instant::now();
+    let cpu = cpu_seconds();
+    let mut n = 0;
+    for _ in 0..batches {
+        let rows: Vec<UsageRow> = (n..n + batch).map(record).collect();
+        n += batch;
+        let outcome = ingest(&db, "bench-gateway", &rows).await?;
+        anyhow::ensure!(
+            outcome.inserted as usize == batch,
+            "a batch was not stored whole"
+        );
+    }
+    let (wall, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+    // The same batch again: nothing stored, nothing charged.
+    let again: Vec<UsageRow> = (0..batch).map(record).collect();
+    let repeat = ingest(&db, "bench-gateway", &again).await?;
+    let total = i64::try_from(n)?;
+    let logs = count(&db, "SELECT COUNT(*) FROM logs").await;
+    let used = count(&db, "SELECT CAST(SUM(used_quota) AS BIGINT) FROM users").await;
+    let token_used = count(&db, "SELECT CAST(SUM(used_quota) AS BIGINT) FROM tokens").await;
+    println!(
+        "ingest into {}: {n} records in {batches} batches of {batch}",
+        if url.is_some() {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        }
+    );
+    println!(
+        "  {:.0} records/s (wall {wall:.2} s); {:.0} records per CPU-second of the control plane ({cpu:.2} s)",
+        n as f64 / wall,
+        n as f64 / cpu.max(0.01),
+    );
+    println!(
+        "  exactly once: {logs} log rows, users charged {used}, tokens charged {token_used} (want {total}, {}, {}); repeated batch stored {}",
+        total * QUOTA,
+        total * QUOTA,
+        repeat.inserted
+    );
+    db.pool.close().await;
+    if let Some(admin) = &admin_url {
+        let admin_db = Db::connect(Some(admin), dir.path(), 1).await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE {name}")))
+            .execute(&admin_db.pool)
+            .await?;
+    }
+    anyhow::ensure!(
+        logs == total
+            && used == total * QUOTA
+            && token_used == total * QUOTA
+            && repeat.inserted == 0,
+        "ingest was not exactly once"
+    );
+    Ok(())
+}
