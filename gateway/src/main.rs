@@ -72,6 +72,10 @@ struct Args {
     /// Bound on the spool's files in bytes; past it records are dropped and counted.
     #[arg(long, env = "GATEWAY_SPOOL_MAX_BYTES", default_value_t = gateway::usage::spool::DEFAULT_MAX_BYTES)]
     spool_max_bytes: u64,
+    /// Load the tokenizer tables (about 60 MiB) at start instead of at the first request that
+    /// needs them (an OpenAI model's prompt estimate), so that request does not wait for them.
+    #[arg(long, env = "GATEWAY_PRELOAD_TOKENIZERS")]
+    preload_tokenizers: bool,
     /// Append usage records as JSON lines to this file.
     #[arg(long, env = "GATEWAY_USAGE_FILE")]
     usage_file: Option<PathBuf>,
@@ -180,6 +184,7 @@ fn main() -> anyhow::Result<()> {
         None => Arc::new(NullSink),
     };
     let state = build_state(&raw, sink)?;
+    preload_tokenizers(&args);
     state.breakers.set_policy(breaker_policy(&args));
     use_redis(
         &state,
@@ -275,6 +280,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         args.usage_queue,
     );
     let state = build_state(&raw, Arc::new(sink))?;
+    preload_tokenizers(args);
     // The full message is not kept: deltas apply to the built snapshot.
     let version = raw.version;
     let rest = gateway::config::delta::RawRest::from_snapshot(&raw);
@@ -335,4 +341,11 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     }
     tracing::info!("gateway stopped");
     Ok(())
+}
+
+/// `--preload-tokenizers`: the tables load in the background while the gateway starts.
+fn preload_tokenizers(args: &Args) {
+    if args.preload_tokenizers {
+        std::thread::spawn(gateway::adapters::tokens::warm_up);
+    }
 }

@@ -73,7 +73,6 @@ pub fn build_state(
     sink: Arc<dyn UsageSink>,
 ) -> Result<Arc<GatewayState>, StartError> {
     let snapshot = Snapshot::build(raw)?;
-    std::thread::spawn(adapters::tokens::warm_up);
     let upstream = Upstream::new(snapshot.options.connect_timeout)?;
     let metrics = Metrics::new()?;
     metrics.config_applied(snapshot.version);

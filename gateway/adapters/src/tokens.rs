@@ -99,7 +99,8 @@ impl Heuristic {
     }
 }
 
-/// Loads the tokenizer tables (tens of milliseconds) so the first request does not pay.
+/// Loads the tokenizer tables (tens of milliseconds, tens of MiB) so the first request that
+/// needs them does not pay; otherwise each loads at its first use.
 pub fn warm_up() {
     for t in [Tokenizer::Cl100kBase, Tokenizer::O200kBase] {
         let _ = tiktoken_rs::bpe_for_tokenizer(t);
