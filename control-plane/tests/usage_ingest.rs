@@ -73,10 +73,12 @@ async fn balances(app: &TestApp, user_id: i64, token_id: i64) -> (i64, i64, i64,
     (quota, used, count, remain, token_used, channel_used)
 }
 
-async fn same_batch_twice_charges_once(app: &TestApp) {
+/// User "payer" with `quota`, a limited token of theirs with `remain` (its id), and channel 7.
+async fn payer(app: &TestApp, quota: i64, remain: i64) -> (common::Session, i64) {
     let root = app.root().await;
     let user = app.user(&root, "payer").await;
-    sqlx::query("UPDATE users SET quota = 100000 WHERE id = $1")
+    sqlx::query("UPDATE users SET quota = $1 WHERE id = $2")
+        .bind(quota)
         .bind(user.user_id)
         .execute(&app.db().pool)
         .await
@@ -90,13 +92,18 @@ async fn same_batch_twice_charges_once(app: &TestApp) {
     let created = app
         .post(
             "/api/token/",
-            json!({"name": "t", "remain_quota": 50000, "expired_time": -1, "unlimited_quota": false}),
+            json!({"name": "t", "remain_quota": remain, "expired_time": -1, "unlimited_quota": false}),
         )
         .signed_in(&user)
         .send()
         .await;
     assert!(created.success(), "{}", created.body);
     let token_id = created.data()[0]["id"].as_i64().unwrap();
+    (user, token_id)
+}
+
+async fn same_batch_twice_charges_once(app: &TestApp) {
+    let (user, token_id) = payer(app, 100_000, 50_000).await;
     let addr = common::serve_with_grpc(app).await;
 
     let batch = ReportBatch {
@@ -467,28 +474,7 @@ async fn consumption_without_log_rows_still_charges_once(app: &TestApp) {
 /// statement, across statements and from an earlier batch: each record is stored and charged
 /// once, whichever statement it falls in.
 async fn large_batches_with_repeats_charge_each_record_once(app: &TestApp) {
-    let root = app.root().await;
-    let user = app.user(&root, "payer").await;
-    let created = app
-        .post(
-            "/api/token/",
-            json!({"name": "t", "remain_quota": 5_000_000, "expired_time": -1, "unlimited_quota": false}),
-        )
-        .signed_in(&user)
-        .send()
-        .await;
-    let token_id = created.data()[0]["id"].as_i64().unwrap();
-    sqlx::query("UPDATE users SET quota = 5000000 WHERE id = $1")
-        .bind(user.user_id)
-        .execute(&app.db().pool)
-        .await
-        .unwrap();
-    sqlx::query(
-        "INSERT INTO channels (id, name, key_enc, models) VALUES (7, 'primary', '', 'gpt-4o')",
-    )
-    .execute(&app.db().pool)
-    .await
-    .unwrap();
+    let (user, token_id) = payer(app, 5_000_000, 5_000_000).await;
     let row = |n: usize| {
         control_plane::sync::usage::to_row(record(
             &format!("big-{n}"),
