@@ -75,7 +75,7 @@ fn record(n: usize) -> UsageRow {
     let token = i64::try_from(n).unwrap_or(0) % TOKENS + 1;
     UsageRow {
         request_id: format!("bench-{n:012}"),
-        created_at: 1_790_000_000 + i64::try_from(n / 1000).unwrap_or(0),
+        created_at: control_plane::store::now() - 86_400 + i64::try_from(n / 1000).unwrap_or(0),
         kind: 2,
         user_id: token % USERS + 1,
         username: format!("bench{}", token % USERS + 1),

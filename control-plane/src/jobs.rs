@@ -1,4 +1,5 @@
-//! Periodic housekeeping that the binary schedules: log retention, expired attempt counters.
+//! Periodic housekeeping that the binary schedules: log partitions and retention, expired
+//! attempt counters.
 
 use crate::state::AppState;
 use crate::store;
@@ -10,6 +11,11 @@ pub async fn apply_log_retention(state: &AppState) -> Result<u64, sqlx::Error> {
         return Ok(0);
     }
     store::logs::delete_before(state.db(), store::now() - days * 86_400).await
+}
+
+/// Keeps the log partitions of this month and the next ones ready (PostgreSQL).
+pub async fn prepare_log_partitions(state: &AppState) -> Result<(), sqlx::Error> {
+    store::logs::prepare_months(state.db(), store::now()).await
 }
 
 /// Deletes attempt counters whose window is over; returns how many.

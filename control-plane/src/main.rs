@@ -247,17 +247,23 @@ fn replica_name() -> String {
     format!("{host}-{:08x}", rand::random::<u32>())
 }
 
-/// Deletes logs older than `LogRetentionDays` (when set) and expired attempt counters every hour.
+/// Every hour: prepares the coming months' log partitions, deletes logs older than
+/// `LogRetentionDays` (when set) and expired attempt counters.
 fn spawn_log_retention(state: AppState) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
         loop {
             tick.tick().await;
+            let partitions = control_plane::jobs::prepare_log_partitions(&state).await;
             let retention = control_plane::jobs::apply_log_retention(&state).await;
             let purge = control_plane::jobs::purge_auth_attempts(&state).await;
-            state
-                .metrics()
-                .job_ran("log_retention", retention.is_ok() && purge.is_ok());
+            state.metrics().job_ran(
+                "log_retention",
+                partitions.is_ok() && retention.is_ok() && purge.is_ok(),
+            );
+            if let Err(err) = partitions {
+                tracing::warn!(error = %err, "preparing log partitions failed");
+            }
             match retention {
                 Ok(n) if n > 0 => tracing::info!(removed = n, "old logs deleted"),
                 Ok(_) => {}

@@ -269,6 +269,88 @@ async fn retention_deletes_old_logs(app: &TestApp) {
     );
 }
 
+/// The partitions (PostgreSQL) that hold logs, by name.
+async fn partitions(app: &TestApp) -> Vec<String> {
+    sqlx::query_scalar(
+        "SELECT CAST(c.relname AS TEXT) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid \
+         WHERE i.inhparent = CAST('logs' AS regclass) ORDER BY 1",
+    )
+    .fetch_all(&app.db().pool)
+    .await
+    .unwrap()
+}
+
+/// Where a record is stored (PostgreSQL): the partition's name.
+async fn partition_of(app: &TestApp, request_id: &str) -> String {
+    sqlx::query_scalar(
+        "SELECT CAST(CAST(tableoid AS regclass) AS TEXT) FROM logs WHERE request_id = $1",
+    )
+    .bind(request_id)
+    .fetch_one(&app.db().pool)
+    .await
+    .unwrap()
+}
+
+async fn old_months_are_dropped_whole(app: &TestApp) {
+    use control_plane::store::logs::{delete_before, prepare_months};
+    const DAY: i64 = 86_400;
+    let db = app.db();
+    let pg = db.kind == control_plane::store::DbKind::Postgres;
+    let now = control_plane::store::now();
+    // September 2001: no month of its own yet, so (on PostgreSQL) the default partition.
+    let ancient = 1_000_000_000;
+    prepare_months(db, now - 100 * DAY).await.unwrap();
+    for (request_id, at) in [
+        ("ancient", ancient),
+        ("100-days", now - 100 * DAY),
+        ("40-days", now - 40 * DAY),
+        ("today", now - 10),
+    ] {
+        sqlx::query(
+            "INSERT INTO logs (user_id, created_at, type, request_id) VALUES (1, $1, 2, $2)",
+        )
+        .bind(at)
+        .bind(request_id)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    }
+    if pg {
+        assert_eq!(partition_of(app, "ancient").await, "logs_default");
+        prepare_months(db, ancient).await.unwrap();
+        assert_eq!(
+            partition_of(app, "ancient").await,
+            "logs_2001_09",
+            "a new month takes its records out of the default partition"
+        );
+        prepare_months(db, ancient).await.unwrap();
+        assert_eq!(
+            partition_of(app, "ancient").await,
+            "logs_2001_09",
+            "preparing twice changes nothing"
+        );
+    }
+    let before = if pg { partitions(app).await.len() } else { 0 };
+    assert_eq!(delete_before(db, now - 60 * DAY).await.unwrap(), 2);
+    let left: Vec<String> = sqlx::query_scalar("SELECT request_id FROM logs ORDER BY created_at")
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(left, ["40-days", "today"]);
+    if pg {
+        let after = partitions(app).await;
+        assert!(!after.contains(&"logs_2001_09".to_owned()), "{after:?}");
+        assert_eq!(
+            after.len(),
+            before - 4,
+            "the months wholly before the cut went (September to November 2001, and the one of 100 days ago): {after:?}"
+        );
+        assert!(after.contains(&"logs_default".to_owned()));
+        assert_eq!(partition_of(app, "today").await.len(), "logs_yyyy_mm".len());
+    }
+    assert_eq!(delete_before(db, now - 60 * DAY).await.unwrap(), 0);
+}
+
 async fn dashboard_rollups(app: &TestApp) {
     let root = app.root().await;
     let carol = app.user(&root, "carol").await;
@@ -360,5 +442,6 @@ async fn dashboard_rollups(app: &TestApp) {
 on_both_backends!(
     logs_filters_views_and_stats,
     retention_deletes_old_logs,
+    old_months_are_dropped_whole,
     dashboard_rollups
 );

@@ -214,11 +214,40 @@ pub async fn stats(db: &super::Db, f: &LogFilter, now: i64) -> Result<LogTotals,
     Ok(totals)
 }
 
-/// Deletes records created before `before`; returns how many.
+/// Deletes records created before `before`; returns how many. On PostgreSQL the months wholly
+/// before it are dropped as partitions and only the rest is deleted row by row.
 pub async fn delete_before(db: &super::Db, before: i64) -> Result<u64, sqlx::Error> {
+    if db.kind == super::DbKind::Postgres {
+        let (n,): (i64,) = sqlx::query_as("SELECT logs_delete_before($1)")
+            .bind(before)
+            .fetch_one(&db.pool)
+            .await?;
+        return Ok(u64::try_from(n).unwrap_or(0));
+    }
     let done = sqlx::query("DELETE FROM logs WHERE created_at < $1")
         .bind(before)
         .execute(&db.pool)
         .await?;
     Ok(done.rows_affected())
+}
+
+/// Months ahead of the current one whose partitions are kept ready.
+const MONTHS_AHEAD: i64 = 2;
+
+/// Makes sure the partitions of the month holding `now` and of the next [`MONTHS_AHEAD`]
+/// exist (PostgreSQL; SQLite keeps one table). Records of a month without its partition land
+/// in the default partition until it is made.
+pub async fn prepare_months(db: &super::Db, now: i64) -> Result<(), sqlx::Error> {
+    if db.kind != super::DbKind::Postgres {
+        return Ok(());
+    }
+    sqlx::query(
+        "SELECT logs_add_month(CAST(extract(epoch FROM to_timestamp($1) + make_interval(months => CAST(m AS INT))) AS BIGINT)) \
+         FROM generate_series(0, $2) AS m",
+    )
+    .bind(now)
+    .bind(MONTHS_AHEAD)
+    .execute(&db.pool)
+    .await?;
+    Ok(())
 }

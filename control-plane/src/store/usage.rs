@@ -210,12 +210,13 @@ pub async fn ingest_with(
     let mut stored = Vec::with_capacity(accepted.len());
     for row in &accepted {
         stored.push(match request_id(row).filter(|_| !logged(row)) {
-            Some(id) => insert_receipt(&mut tx, id).await?,
+            Some(id) => insert_receipt(&mut tx, id, row.created_at).await?,
             None => false,
         });
     }
     let to_log: Vec<&UsageRow> = accepted.iter().copied().filter(|r| logged(r)).collect();
-    let mut logged_rows = insert_logs(&mut tx, &to_log).await?.into_iter();
+    let pg = db.kind == super::DbKind::Postgres;
+    let mut logged_rows = insert_logs(&mut tx, pg, &to_log).await?.into_iter();
     for (row, stored) in accepted.iter().zip(stored.iter_mut()) {
         if logged(row) {
             *stored = logged_rows.next().unwrap_or(false);
@@ -268,7 +269,6 @@ pub async fn ingest_with(
         sum.tokens += row.prompt_tokens + row.completion_tokens;
         sum.count += 1;
     }
-    let pg = db.kind == super::DbKind::Postgres;
     charge_balances(&mut tx, pg, Balance::Users, &users).await?;
     charge_balances(&mut tx, pg, Balance::Tokens, &tokens).await?;
     charge_balances(&mut tx, pg, Balance::Channels, &channels).await?;
@@ -290,15 +290,20 @@ type Tx = sqlx::Transaction<'static, sqlx::Any>;
 const ROWS_PER_STATEMENT: usize = 500;
 
 /// Stores a receipt for a consumption row that gets no log row; false when its request id is
-/// already stored (as a receipt or a log row).
-async fn insert_receipt(tx: &mut Tx, request_id: &str) -> Result<bool, sqlx::Error> {
+/// already stored (as a receipt, or as a log row of the record, which has the same time).
+async fn insert_receipt(
+    tx: &mut Tx,
+    request_id: &str,
+    created_at: i64,
+) -> Result<bool, sqlx::Error> {
     let inserted = sqlx::query(
         "INSERT INTO usage_receipts (request_id, created_at) SELECT $1, $2 \
-         WHERE NOT EXISTS (SELECT 1 FROM logs WHERE request_id = $1) \
+         WHERE NOT EXISTS (SELECT 1 FROM logs WHERE request_id = $1 AND created_at = $3) \
          ON CONFLICT (request_id) DO NOTHING",
     )
     .bind(request_id)
     .bind(super::now())
+    .bind(created_at)
     .execute(&mut **tx)
     .await?
     .rows_affected();
@@ -308,7 +313,7 @@ async fn insert_receipt(tx: &mut Tx, request_id: &str) -> Result<bool, sqlx::Err
 /// Writes the log rows with one statement per [`ROWS_PER_STATEMENT`]; answers for each row
 /// whether it was stored (false: its request id was already stored, as a log row, a receipt or
 /// an earlier row of the same batch).
-async fn insert_logs(tx: &mut Tx, rows: &[&UsageRow]) -> Result<Vec<bool>, sqlx::Error> {
+async fn insert_logs(tx: &mut Tx, pg: bool, rows: &[&UsageRow]) -> Result<Vec<bool>, sqlx::Error> {
     let mut stored = Vec::with_capacity(rows.len());
     for chunk in rows.chunks(ROWS_PER_STATEMENT) {
         let mut q = DynQuery::new(
@@ -358,11 +363,16 @@ async fn insert_logs(tx: &mut Tx, rows: &[&UsageRow]) -> Result<Vec<bool>, sqlx:
                 .bind_text(row.other.as_str())
                 .push(")");
         }
-        // (SQLite needs the WHERE to tell the upsert from a join's ON.)
+        // (SQLite needs the WHERE to tell the upsert from a join's ON.) PostgreSQL's logs are
+        // partitioned by time, so its unique key holds the record's time as well.
         q.push(
-            ") AS v WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.column17) \
-             ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING RETURNING request_id",
+            ") AS v WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.column17) ",
         );
+        q.push(if pg {
+            "ON CONFLICT (request_id, created_at) DO NOTHING RETURNING request_id"
+        } else {
+            "ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING RETURNING request_id"
+        });
         let returned: Vec<(Option<String>,)> = q.into_query_as().fetch_all(&mut **tx).await?;
         let mut new_ids: std::collections::HashSet<String> =
             returned.into_iter().filter_map(|(id,)| id).collect();
