@@ -3,10 +3,17 @@
 //! Portkey), loads each the same way on the same machine in one run, and writes
 //! `benches/results/<date>.md` (plus the raw runs as JSON). See `benches/README.md`.
 
+mod churn;
+mod cp_api;
+mod http;
+mod idle;
 mod load;
 mod procs;
+mod propagation;
 mod report;
+mod report_scale;
 mod results;
+mod scale;
 mod scenarios;
 mod setup;
 mod stats;
@@ -67,9 +74,22 @@ struct Args {
         default_value = "mock,nginx,floor,gateway,gateway-converted,gateway-limited,litellm,portkey"
     )]
     targets: Vec<String>,
-    /// Scenarios to leave out: closed, open, inflight, streams.
+    /// Scenarios to leave out: closed, open, inflight, streams, idle (idle RSS at start),
+    /// body16k (16 KiB requests), scale (many tokens beside one), churn (balance edits
+    /// during load), propagation (a new token's time to the gateway). scale, churn and
+    /// propagation share a second gateway with --tokens tokens, started when any of them runs.
     #[arg(long, value_delimiter = ',')]
     skip: Vec<String>,
+    /// Tokens in the control plane of the scale scenarios' gateway (default 100 000, quick
+    /// 10 000).
+    #[arg(long)]
+    tokens: Option<usize>,
+    /// Balance edits a second during the churn scenario.
+    #[arg(long, default_value_t = 50.0)]
+    churn_rate: f64,
+    /// New tokens timed in the propagation scenario (default 100, quick 20).
+    #[arg(long)]
+    propagation_samples: Option<usize>,
     /// Results file (default benches/results/<date>.md).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -224,6 +244,7 @@ fn main() -> anyhow::Result<()> {
             "open-file limit {nofile}: {streams} streams instead of {want_streams}"
         ));
     }
+    let skip = |s: &str| args.skip.iter().any(|x| x == s);
     let work = std::env::temp_dir().join(format!("ai-gateway-bench-{}", std::process::id()));
     std::fs::create_dir_all(&work)?;
     let paced = if quick {
@@ -245,6 +266,7 @@ fn main() -> anyhow::Result<()> {
         target_cpu,
         load_cpu,
         paced,
+        measure_idle: !skip("idle"),
     };
     let settings = Settings {
         quick,
@@ -341,6 +363,18 @@ fn main() -> anyhow::Result<()> {
         format!("{:.2}", procs::load_average()),
     ));
 
+    let mut idle: Vec<results::IdleRss> = Vec::new();
+    for t in &started_targets {
+        if let Some(kib) = t.idle_rss_kib
+            && !idle.iter().any(|i| i.target == t.kind)
+        {
+            idle.push(results::IdleRss {
+                target: t.kind,
+                rss_kib: kib,
+                ready_seconds: t.ready_after.map(|d| d.as_secs_f64()),
+            });
+        }
+    }
     let mut results = Results {
         started_utc: started,
         finished_utc: String::new(),
@@ -352,6 +386,9 @@ fn main() -> anyhow::Result<()> {
         open: vec![],
         in_flight: vec![],
         streams: vec![],
+        idle,
+        body16k: vec![],
+        scale: None,
     };
     let bench = Bench {
         wrk,
@@ -361,7 +398,6 @@ fn main() -> anyhow::Result<()> {
         settings: results.settings.clone(),
         paced,
     };
-    let skip = |s: &str| args.skip.iter().any(|x| x == s);
     bench.warm_up(&started_targets)?;
     if !skip("closed") {
         results.closed = bench.closed_loop(&started_targets)?;
@@ -374,6 +410,32 @@ fn main() -> anyhow::Result<()> {
     }
     if !skip("streams") {
         results.streams = bench.streams(&started_targets)?;
+    }
+    if !skip("body16k") {
+        results.body16k = bench.body16k(&started_targets, 50)?;
+    }
+    let scale_cfg = scale::ScaleSettings {
+        tokens: args.tokens.unwrap_or(if quick { 10_000 } else { 100_000 }),
+        conns: 50,
+        churn_rate: args.churn_rate,
+        propagation_samples: args
+            .propagation_samples
+            .unwrap_or(if quick { 20 } else { 100 }),
+        throughput: !skip("scale"),
+        churn: !skip("churn"),
+        propagation: !skip("propagation"),
+    };
+    if scale_cfg.throughput || scale_cfg.churn || scale_cfg.propagation {
+        match scale::run(&bench, &env, &mock_addr, &started_targets, &scale_cfg) {
+            Ok(s) => results.scale = Some(s),
+            Err(e) => {
+                eprintln!(
+                    "SKIPPING the scale scenarios: {e:#}\n{}",
+                    log_tail(&work.join("gateway-scale.log"))
+                );
+                results.notes.push(format!("scale scenarios failed: {e:#}"));
+            }
+        }
     }
     drop(started_targets);
     drop(mock);

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use crate::report_scale;
 use crate::results::{Point, Results, Run};
 use crate::targets::Kind;
 
@@ -18,7 +19,7 @@ const CONVERTED_STREAM_EVENTS: f64 = 26.0;
 const CONVERTED_REQUEST_BUDGET_US: f64 = 10.0;
 const CONVERTED_EVENT_BUDGET_US: f64 = 1.0;
 
-fn f(x: f64, digits: usize) -> String {
+pub(crate) fn f(x: f64, digits: usize) -> String {
     if x.is_finite() {
         format!("{x:.digits$}")
     } else {
@@ -26,12 +27,12 @@ fn f(x: f64, digits: usize) -> String {
     }
 }
 
-fn mib(kib: u64) -> String {
+pub(crate) fn mib(kib: u64) -> String {
     f(kib as f64 / 1024.0, 1)
 }
 
 /// A target's verdict: `goal` holds when `ok`; `by` says how far off it is otherwise.
-fn verdict(measured: f64, ok: bool, by: String) -> String {
+pub(crate) fn verdict(measured: f64, ok: bool, by: String) -> String {
     if !measured.is_finite() {
         "not measured".into()
     } else if ok {
@@ -41,11 +42,11 @@ fn verdict(measured: f64, ok: bool, by: String) -> String {
     }
 }
 
-struct Headline {
-    what: String,
-    goal: String,
-    measured: String,
-    verdict: String,
+pub(crate) struct Headline {
+    pub what: String,
+    pub goal: String,
+    pub measured: String,
+    pub verdict: String,
 }
 
 fn cpu(r: &Results, k: Kind, w: &str, c: usize) -> f64 {
@@ -116,6 +117,7 @@ fn headlines(r: &Results, c: usize) -> Vec<Headline> {
             ),
         });
     }
+    out.extend(report_scale::headlines(r));
     if let Some(m) = r.in_flight.iter().find(|m| m.target == Kind::Gateway) {
         let k = m.kib_per_request();
         out.push(Headline {
@@ -258,7 +260,7 @@ fn closed_table(out: &mut String, r: &Results, workload: &str) {
     }
 }
 
-fn row(out: &mut String, p: &Point, with_conc: bool) {
+pub(crate) fn row(out: &mut String, p: &Point, with_conc: bool) {
     let (lo, hi) = p.range(|x| x.cpu_us_per_req);
     let cpu = p.med(|x| x.cpu_us_per_req);
     let cp = p.med(|x| x.control_plane_us_per_req.unwrap_or(f64::NAN));
@@ -411,6 +413,8 @@ pub fn render(r: &Results) -> String {
             );
         }
     }
+    report_scale::idle_section(&mut out, r);
+    report_scale::body16k_section(&mut out, r);
     if !r.streams.is_empty() {
         let direct = r
             .streams
@@ -452,6 +456,7 @@ pub fn render(r: &Results) -> String {
             );
         }
     }
+    report_scale::scale_section(&mut out, r);
     out
 }
 
@@ -513,6 +518,9 @@ mod tests {
             open: vec![],
             in_flight: vec![],
             streams: vec![],
+            idle: vec![],
+            body16k: vec![],
+            scale: None,
         };
         let h = conversion(&r, 50);
         assert_eq!(h.len(), 2);

@@ -90,6 +90,92 @@ impl StreamsPoint {
     }
 }
 
+/// A target's memory at rest: ready, before any request.
+#[derive(Debug, Clone, Serialize)]
+pub struct IdleRss {
+    pub target: Kind,
+    pub rss_kib: u64,
+    /// From process start to ready (gateway: first snapshot loaded), in seconds.
+    pub ready_seconds: Option<f64>,
+}
+
+/// The gateway with many tokens: its setup, memory, throughput beside the plain gateway's,
+/// with balance churn, and how fast a new token reaches it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Scale {
+    /// Tokens created in its control plane besides the benchmark's own.
+    pub tokens: usize,
+    /// Creating them through the REST API: seconds, calls, client threads.
+    pub setup_seconds: f64,
+    pub setup_calls: usize,
+    pub setup_threads: usize,
+    /// From starting the gateway to its first snapshot (with the tokens) loaded.
+    pub ready_seconds: f64,
+    pub idle_rss_kib: u64,
+    /// The plain gateway's idle RSS in the same run (idle scenario), when measured.
+    pub plain_idle_rss_kib: Option<u64>,
+    /// Created tokens (a random sample) that the gateway answered 200, of those tried.
+    pub keys_verified: usize,
+    pub keys_tried: usize,
+    /// Closed-loop non-stream rows: plain gateway, many tokens, many tokens with churn.
+    pub points: Vec<ScalePoint>,
+    pub churn: Option<Churn>,
+    pub propagation: Option<Propagation>,
+}
+
+/// One closed-loop row of the scale table.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScalePoint {
+    pub label: String,
+    pub tokens: usize,
+    pub churn: bool,
+    pub conns: usize,
+    pub runs: Vec<Run>,
+}
+
+impl ScalePoint {
+    pub fn med(&self, f: impl Fn(&Run) -> f64) -> f64 {
+        median(self.runs.iter().map(f))
+    }
+}
+
+/// Balance edits made through the REST API while the gateway was loaded.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Churn {
+    /// Edits a second asked for.
+    pub rate: f64,
+    pub token_edits: u64,
+    pub user_edits: u64,
+    pub failed: u64,
+    pub seconds: f64,
+    /// Median time of one edit call, ms.
+    pub call_p50_ms: f64,
+}
+
+impl Churn {
+    pub fn done_per_second(&self) -> f64 {
+        (self.token_edits + self.user_edits) as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// New tokens created through the REST API until the gateway accepts them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Propagation {
+    pub samples: usize,
+    /// Samples the gateway never accepted within the time limit.
+    pub failed: usize,
+    pub poll_ms: f64,
+    /// From before the `POST /api/token/` to the first 200 through the gateway.
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    /// The `POST /api/token/` call alone.
+    pub api_p50_ms: f64,
+    /// From the API's answer to the first 200.
+    pub after_api_p50_ms: f64,
+    pub after_api_p99_ms: f64,
+}
+
 /// A target that was measured, or why it was not.
 #[derive(Debug, Clone, Serialize)]
 pub struct TargetInfo {
@@ -127,6 +213,9 @@ pub struct Results {
     pub open: Vec<Point>,
     pub in_flight: Vec<InFlight>,
     pub streams: Vec<StreamsPoint>,
+    pub idle: Vec<IdleRss>,
+    pub body16k: Vec<Point>,
+    pub scale: Option<Scale>,
 }
 
 impl Results {

@@ -69,7 +69,8 @@ impl Bench {
         })
     }
 
-    fn wrk(&self, t: &Target, w: Workload, conns: usize, secs: u64) -> anyhow::Result<Run> {
+    /// One closed-loop run of `w` against `t`, measured.
+    pub fn wrk(&self, t: &Target, w: Workload, conns: usize, secs: u64) -> anyhow::Result<Run> {
         let req = t.request(w);
         let cpu = self.settings.load_cpu;
         self.measure(t, || {
@@ -126,6 +127,48 @@ impl Bench {
                         i += 1;
                     }
                 }
+            }
+        }
+        Ok(points)
+    }
+
+    /// Non-stream chat with a 16 KiB request body at `conns`, against the relays (not the
+    /// peers, not the gateway's other views), `runs` times interleaved, after a warm-up.
+    pub fn body16k(&self, targets: &[Target], conns: usize) -> anyhow::Result<Vec<Point>> {
+        let s = &self.settings;
+        let measured: Vec<&Target> = targets
+            .iter()
+            .filter(|t| !t.kind.is_peer() && !t.kind.is_gateway_view())
+            .collect();
+        let w = Workload::BigChat;
+        let mut points: Vec<Point> = measured
+            .iter()
+            .map(|t| Point {
+                target: t.kind,
+                workload: w.label(),
+                conns,
+                rate: None,
+                runs: vec![],
+            })
+            .collect();
+        for t in &measured {
+            eprintln!("warm-up: {} {}", t.kind, w.label());
+            self.wrk(t, w, conns, 2)?;
+        }
+        for run in 1..=s.runs {
+            for (t, p) in measured.iter().zip(points.iter_mut()) {
+                let r = self.wrk(t, w, conns, s.seconds)?;
+                eprintln!(
+                    "run {run}/{}: {} {} c={conns}: {:.0} req/s, p50 {:.3} ms, {:.1} µs CPU/req, {} errors",
+                    s.runs,
+                    t.kind,
+                    w.label(),
+                    r.rps,
+                    r.p50_ms,
+                    r.cpu_us_per_req,
+                    r.errors
+                );
+                p.runs.push(r);
             }
         }
         Ok(points)

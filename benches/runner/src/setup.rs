@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::load::Req;
 
-const ROOT_PASSWORD: &str = "bench-root-pass-1";
+pub const ROOT_PASSWORD: &str = "bench-root-pass-1";
 
 /// Sends one request with curl; the status and the body.
 pub fn send(req: &Req) -> anyhow::Result<(u16, String)> {

@@ -18,6 +18,8 @@ use crate::setup;
 pub enum Workload {
     /// Non-stream chat: a 20-word chat.completion with usage.
     Chat,
+    /// The same answer to a request of about 16 KiB (one long user message).
+    BigChat,
     /// Streaming chat: 23 SSE events (20 content, finish, usage, `[DONE]`) at once.
     Stream,
     /// Non-stream chat answered after 2 s (requests held in flight).
@@ -30,7 +32,7 @@ impl Workload {
     /// The mock scenario spec (`/s/{spec}` prefix).
     pub fn spec(self) -> String {
         match self {
-            Workload::Chat | Workload::Stream => "chunks=20".into(),
+            Workload::Chat | Workload::BigChat | Workload::Stream => "chunks=20".into(),
             Workload::Slow => "ttfb_ms=2000,chunks=20".into(),
             Workload::Paced { chunks, delay_ms } => {
                 format!("chunk_delay_ms={delay_ms},chunks={chunks}")
@@ -45,7 +47,7 @@ impl Workload {
     /// Model name the gateway routes to the channel serving this workload.
     fn gateway_model(self) -> &'static str {
         match self {
-            Workload::Chat | Workload::Stream => "gpt-4o-mini",
+            Workload::Chat | Workload::BigChat | Workload::Stream => "gpt-4o-mini",
             Workload::Slow => "gpt-4o",
             Workload::Paced { .. } => "gpt-4.1-mini",
         }
@@ -54,7 +56,7 @@ impl Workload {
     /// Model name in the LiteLLM config.
     fn litellm_model(self) -> &'static str {
         match self {
-            Workload::Chat | Workload::Stream => "bench-chat",
+            Workload::Chat | Workload::BigChat | Workload::Stream => "bench-chat",
             Workload::Slow => "bench-slow",
             Workload::Paced { .. } => "bench-paced",
         }
@@ -63,6 +65,7 @@ impl Workload {
     pub fn label(self) -> &'static str {
         match self {
             Workload::Chat => "non-stream chat",
+            Workload::BigChat => "non-stream chat, 16 KiB request",
             Workload::Stream => "streaming chat",
             Workload::Slow => "slow non-stream (2 s)",
             Workload::Paced { .. } => "paced stream",
@@ -73,6 +76,26 @@ impl Workload {
 /// The model of the Anthropic-type channel (type 14) the converted scenario is routed to: a
 /// name the control plane prices by default.
 const CONVERTED_MODEL: &str = "claude-3-5-haiku-20241022";
+
+/// Size of the [`Workload::BigChat`] request body, in bytes.
+pub const BIG_BODY_BYTES: usize = 16 * 1024;
+
+/// A non-stream chat request of `len` bytes (at least the plain one's): one user message of
+/// English-like text, numbered sentences so no two are alike.
+pub fn long_chat_body(model: &str, len: usize) -> String {
+    let head = format!(r#"{{"model":"{model}","messages":[{{"role":"user","content":""#);
+    let tail = r#""}]}"#;
+    let room = len.saturating_sub(head.len() + tail.len());
+    let mut text = String::with_capacity(room + 64);
+    let mut i = 0;
+    while text.len() < room {
+        i += 1;
+        text +=
+            &format!("Sentence {i} of a long question about the weather, the sea and the hills. ");
+    }
+    text.truncate(room);
+    format!("{head}{}{tail}", text.trim_end())
+}
 
 /// A chat request body.
 pub fn chat_body(model: &str, stream: bool) -> String {
@@ -147,6 +170,14 @@ pub struct Target {
     key: String,
     /// The gateway's rate-limited token, when its Redis runs (see [`Kind::GatewayLimited`]).
     limited_key: Option<String>,
+    /// The gateway's control plane (REST API) and admin port (`/readyz`).
+    pub cp_addr: Option<String>,
+    pub admin_addr: Option<String>,
+    /// Resident memory of the process tree a few seconds after it was ready, before any
+    /// request (when [`Env::measure_idle`]).
+    pub idle_rss_kib: Option<u64>,
+    /// From starting the gateway process to its first snapshot loaded (`/readyz`).
+    pub ready_after: Option<Duration>,
     /// Kept alive while measuring; stopped on drop (last first).
     procs: Vec<Child>,
 }
@@ -200,11 +231,29 @@ impl Target {
                 ],
             ),
         };
+        let body = if w == Workload::BigChat {
+            long_chat_body(model, BIG_BODY_BYTES)
+        } else {
+            chat_body(model, w.stream())
+        };
         Req {
             url: format!("http://{}{path}", self.addr),
             headers,
-            body: chat_body(model, w.stream()),
+            body,
         }
+    }
+}
+
+impl Target {
+    /// The request for `w` through this target, authenticated with `key` instead.
+    pub fn request_as(&self, w: Workload, key: &str) -> Req {
+        let mut req = self.request(w);
+        for (k, v) in &mut req.headers {
+            if k == "Authorization" {
+                *v = format!("Bearer {key}");
+            }
+        }
+        req
     }
 }
 
@@ -219,6 +268,8 @@ pub struct Env {
     pub load_cpu: usize,
     /// Paced-stream workload used by the streams scenario (its channel is set up once).
     pub paced: Workload,
+    /// Read each gateway's and the floor's idle RSS at start (the idle scenario).
+    pub measure_idle: bool,
 }
 
 /// A free loopback port.
@@ -268,6 +319,10 @@ pub fn mock_target(mock_pid: u32, mock_addr: &str) -> Target {
         mock_addr: mock_addr.to_owned(),
         key: String::new(),
         limited_key: None,
+        cp_addr: None,
+        admin_addr: None,
+        idle_rss_kib: None,
+        ready_after: None,
         procs: vec![],
     }
 }
@@ -283,6 +338,10 @@ fn target(kind: Kind, version: String, addr: String, mock: &str, procs: Vec<Chil
         mock_addr: mock.to_owned(),
         key: String::new(),
         limited_key: None,
+        cp_addr: None,
+        admin_addr: None,
+        idle_rss_kib: None,
+        ready_after: None,
         procs,
     }
 }
@@ -370,21 +429,39 @@ pub fn start_floor(env: &Env, mock: &str) -> anyhow::Result<Target> {
         cwd: None,
     })?;
     wait_listening(&addr, Duration::from_secs(10), &mut child)?;
-    Ok(target(
+    // Nothing to load: ready once it listens.
+    let idle = env
+        .measure_idle
+        .then(|| crate::idle::settled_rss(child.pid()));
+    let mut t = target(
         Kind::Floor,
         "pingora 0.9.1, empty ProxyHttp, 1 worker thread".into(),
         addr,
         mock,
         vec![child],
-    ))
+    );
+    t.idle_rss_kib = idle;
+    Ok(t)
 }
 
 /// The control plane (SQLite, load core), set up with a channel per workload (and the
 /// Anthropic-type channel of the converted scenario) and an unlimited token through its REST
 /// API, and the gateway following it (target core).
 pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
+    start_gateway_seeded(env, mock, "", |_| Ok(())).map(|(t, ())| t)
+}
+
+/// [`start_gateway`] with `seed` run against the control plane (its address) after the
+/// operator's setup and before the gateway starts: what it creates is in the gateway's first
+/// snapshot. `tag` names the logs and folders of this gateway apart from the others.
+pub fn start_gateway_seeded<T>(
+    env: &Env,
+    mock: &str,
+    tag: &str,
+    seed: impl FnOnce(&str) -> anyhow::Result<T>,
+) -> anyhow::Result<(Target, T)> {
     let cp_addr = format!("127.0.0.1:{}", free_port()?);
-    let data = env.work.join("control-plane");
+    let data = env.work.join(format!("control-plane{tag}"));
     std::fs::create_dir_all(&data)?;
     let mut cp = Child::start(Spec {
         name: "control-plane",
@@ -397,7 +474,7 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
         ],
         env: vec![("RUST_LOG".into(), "warn".into())],
         cpu: Some(env.load_cpu),
-        log: &env.work.join("control-plane.log"),
+        log: &env.work.join(format!("control-plane{tag}.log")),
         cwd: None,
     })?;
     wait_listening(&cp_addr, Duration::from_secs(60), &mut cp)?;
@@ -416,11 +493,13 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
         base_url: format!("http://{mock}/s/{}", Workload::Chat.spec()),
     });
     let keys = setup::configure(&cp_addr, &env.work, &channels)?;
+    let seeded = seed(&cp_addr)?;
     // Redis, as a fleet runs it (rate limits and balances shared), when it is installed: the
     // plain token's requests make no Redis call, the limited token's one each.
-    let redis = start_redis(env)?;
+    let redis = start_redis(env, tag)?;
     let addr = format!("127.0.0.1:{}", free_port()?);
     let admin = format!("127.0.0.1:{}", free_port()?);
+    let gw_started = Instant::now();
     let mut gw = Child::start(Spec {
         name: "gateway",
         program: &env.bin_dir.join("gateway"),
@@ -428,7 +507,7 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
             "--listen".into(),
             addr.clone(),
             "--admin-listen".into(),
-            admin,
+            admin.clone(),
             "--control-plane".into(),
             format!("http://{cp_addr}"),
             "--gateway-id".into(),
@@ -437,7 +516,7 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
             "--sync-token-file".into(),
             data.join("gateway-sync-token").display().to_string(),
             "--spool-dir".into(),
-            env.work.join("spool").display().to_string(),
+            env.work.join(format!("spool{tag}")).display().to_string(),
             "--threads".into(),
             "1".into(),
             "--drain-seconds".into(),
@@ -456,10 +535,18 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
         .collect(),
         env: vec![("RUST_LOG".into(), "warn".into())],
         cpu: Some(env.target_cpu),
-        log: &env.work.join("gateway.log"),
+        log: &env.work.join(format!("gateway{tag}.log")),
         cwd: None,
     })?;
     wait_listening(&addr, Duration::from_secs(30), &mut gw)?;
+    // Before any request: the idle scenario, and the scale gateway's memory with its tokens.
+    let (idle, ready_after) = if env.measure_idle || !tag.is_empty() {
+        crate::idle::wait_ready(&admin, Duration::from_secs(300), &mut gw)?;
+        let ready = gw_started.elapsed();
+        (Some(crate::idle::settled_rss(gw.pid())), Some(ready))
+    } else {
+        (None, None)
+    };
     let cp_pid = cp.pid();
     let with_redis = if redis.is_some() {
         ", Redis for limits and balances"
@@ -482,11 +569,15 @@ pub fn start_gateway(env: &Env, mock: &str) -> anyhow::Result<Target> {
     t.key = keys.plain;
     t.limited_key = limited_key;
     t.control_plane_pid = Some(cp_pid);
+    t.cp_addr = Some(cp_addr);
+    t.admin_addr = Some(admin);
+    t.idle_rss_kib = idle;
+    t.ready_after = ready_after;
     for w in [Workload::Chat, Workload::Stream, Workload::Slow, env.paced] {
         wait_ok(&t.request(w), Duration::from_secs(30))
             .with_context(|| format!("gateway never answered a {} request", w.label()))?;
     }
-    Ok(t)
+    Ok((t, seeded))
 }
 
 /// The converted scenario on a started gateway: the same processes (stopped with `gateway`),
@@ -504,6 +595,10 @@ pub fn converted_view(gateway: &Target) -> anyhow::Result<Target> {
         mock_addr: gateway.mock_addr.clone(),
         key: gateway.key.clone(),
         limited_key: None,
+        cp_addr: gateway.cp_addr.clone(),
+        admin_addr: gateway.admin_addr.clone(),
+        idle_rss_kib: None,
+        ready_after: None,
         procs: vec![],
     };
     for w in [Workload::Chat, Workload::Stream] {
@@ -539,6 +634,10 @@ pub fn limited_view(gateway: &Target) -> anyhow::Result<Target> {
         mock_addr: gateway.mock_addr.clone(),
         key,
         limited_key: None,
+        cp_addr: gateway.cp_addr.clone(),
+        admin_addr: gateway.admin_addr.clone(),
+        idle_rss_kib: None,
+        ready_after: None,
         procs: vec![],
     };
     for w in [Workload::Chat, Workload::Stream] {
@@ -557,7 +656,7 @@ pub fn start_limited(env: &Env, mock: &str) -> anyhow::Result<Target> {
 }
 
 /// A private `redis-server` (nothing kept on disk) on the load core, when installed; its URL.
-fn start_redis(env: &Env) -> anyhow::Result<Option<(Child, String)>> {
+fn start_redis(env: &Env, tag: &str) -> anyhow::Result<Option<(Child, String)>> {
     let Ok(program) = which("redis-server") else {
         return Ok(None);
     };
@@ -578,7 +677,7 @@ fn start_redis(env: &Env) -> anyhow::Result<Option<(Child, String)>> {
         ],
         env: vec![],
         cpu: Some(env.load_cpu),
-        log: &env.work.join("redis.log"),
+        log: &env.work.join(format!("redis{tag}.log")),
         cwd: None,
     })?;
     wait_listening(&addr, Duration::from_secs(10), &mut child)?;

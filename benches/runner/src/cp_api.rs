@@ -1,0 +1,129 @@
+//! The control plane's REST API as the scale scenarios drive it: signed in as root over one
+//! kept-alive connection, JSON calls checked for `success`, and the calls they repeat (tokens
+//! created in batches, token and user balance edits).
+
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+
+use crate::http::Conn;
+use crate::setup::ROOT_PASSWORD;
+
+/// Most tokens one `POST /api/token/` creates (`count`, the control plane's batch limit).
+pub const BATCH_MAX: usize = 100;
+
+/// A token created by [`Api::create_tokens`].
+#[derive(Debug, Clone)]
+pub struct Created {
+    pub id: i64,
+    pub name: String,
+    /// The whole key (`sk-…`), shown only in the creation answer.
+    pub key: String,
+}
+
+/// A root session on one control plane.
+pub struct Api {
+    conn: Conn,
+    cookie: String,
+}
+
+impl Api {
+    /// Signs in as root (set up by [`crate::setup::configure`]).
+    pub fn login(cp_addr: &str) -> anyhow::Result<Api> {
+        let mut conn = Conn::new(cp_addr, Duration::from_secs(60));
+        let body = json!({"username": "root", "password": ROOT_PASSWORD}).to_string();
+        let answer = conn.send(
+            "POST",
+            "/api/user/login",
+            &[("Content-Type", "application/json")],
+            body.as_bytes(),
+        )?;
+        let cookie = answer
+            .headers
+            .iter()
+            .filter(|(k, _)| k == "set-cookie")
+            .filter_map(|(_, v)| v.split(';').next())
+            .find(|c| c.starts_with("session=") && c.len() > "session=".len())
+            .with_context(|| format!("sign-in set no session cookie: {}", answer.text()))?
+            .to_owned();
+        Ok(Api { conn, cookie })
+    }
+
+    /// One JSON call; the answer, which must say `success: true`.
+    pub fn call(&mut self, method: &str, path: &str, body: &Value) -> anyhow::Result<Value> {
+        let answer = self.conn.send(
+            method,
+            path,
+            &[
+                ("Content-Type", "application/json"),
+                ("New-Api-User", "1"),
+                ("Cookie", &self.cookie),
+            ],
+            body.to_string().as_bytes(),
+        )?;
+        let v: Value = serde_json::from_slice(&answer.body).with_context(|| {
+            format!(
+                "{method} {path}: status {}: {}",
+                answer.status,
+                answer.text()
+            )
+        })?;
+        if v["success"] != json!(true) {
+            bail!("{method} {path} failed: {v}");
+        }
+        Ok(v)
+    }
+
+    /// Creates `count` (≤ [`BATCH_MAX`]) tokens named `name`, `name-XXXXXX`, …, with a
+    /// limited balance of `quota` (or unlimited when `None`).
+    pub fn create_tokens(
+        &mut self,
+        name: &str,
+        count: usize,
+        quota: Option<i64>,
+    ) -> anyhow::Result<Vec<Created>> {
+        let body = json!({"name": name, "count": count, "expired_time": -1,
+            "remain_quota": quota.unwrap_or(0), "unlimited_quota": quota.is_none()});
+        let v = self.call("POST", "/api/token/", &body)?;
+        let created: Vec<Created> = v["data"]
+            .as_array()
+            .context("the token answer carries no list")?
+            .iter()
+            .filter_map(|t| {
+                Some(Created {
+                    id: t["id"].as_i64()?,
+                    name: t["name"].as_str()?.to_owned(),
+                    key: t["key"]
+                        .as_str()
+                        .filter(|k| k.starts_with("sk-"))?
+                        .to_owned(),
+                })
+            })
+            .collect();
+        if created.len() != count {
+            bail!(
+                "asked for {count} tokens, the answer holds {}",
+                created.len()
+            );
+        }
+        Ok(created)
+    }
+
+    /// Sets a limited token's remaining balance.
+    pub fn set_token_quota(&mut self, id: i64, name: &str, quota: i64) -> anyhow::Result<()> {
+        let body = json!({"id": id, "name": name, "expired_time": -1, "remain_quota": quota,
+            "unlimited_quota": false});
+        self.call("PUT", "/api/token/", &body).map(drop)
+    }
+
+    /// Adds `delta` to a user's balance.
+    pub fn add_user_quota(&mut self, user_id: i64, delta: i64) -> anyhow::Result<()> {
+        self.call(
+            "PUT",
+            "/api/user/",
+            &json!({"id": user_id, "quota_delta": delta}),
+        )
+        .map(drop)
+    }
+}

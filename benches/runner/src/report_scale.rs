@@ -1,0 +1,405 @@
+//! The results file's sections for issue 21 (performance at scale): idle memory, 16 KiB
+//! request bodies, the gateway with many tokens (memory, throughput, balance churn, token
+//! propagation), and their headline rows against the issue's goals.
+
+use std::fmt::Write;
+
+use crate::report::{Headline, f, mib, row, verdict};
+use crate::results::{Results, Scale, ScalePoint};
+use crate::targets::Kind;
+
+/// Issue 21's goals.
+const IDLE_GOAL_MIB: f64 = 40.0;
+const TOKENS_RSS_GOAL_MIB: f64 = 40.0;
+const TOKENS_THROUGHPUT_GOAL: f64 = 0.95;
+const PROPAGATION_P99_GOAL_MS: f64 = 100.0;
+
+fn kib_to_mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
+fn idle_of(r: &Results, k: Kind) -> Option<u64> {
+    r.idle.iter().find(|i| i.target == k).map(|i| i.rss_kib)
+}
+
+/// The plain and the many-token rows without churn, and the many-token row with it.
+fn rows(
+    s: &Scale,
+) -> (
+    Option<&ScalePoint>,
+    Option<&ScalePoint>,
+    Option<&ScalePoint>,
+) {
+    let plain = s.points.iter().find(|p| p.tokens == 1);
+    let big = s.points.iter().find(|p| p.tokens > 1 && !p.churn);
+    let churn = s.points.iter().find(|p| p.churn);
+    (plain, big, churn)
+}
+
+/// Headline rows of the scale scenarios.
+pub fn headlines(r: &Results) -> Vec<Headline> {
+    let mut out = Vec::new();
+    if let Some(g) = idle_of(r, Kind::Gateway) {
+        let m = kib_to_mib(g);
+        let floor = idle_of(r, Kind::Floor)
+            .map(|fl| format!(" (pingora floor {} MiB)", mib(fl)))
+            .unwrap_or_default();
+        out.push(Headline {
+            what: "idle RSS, gateway following its control plane, `--threads 1`, no request yet"
+                .into(),
+            goal: format!("≤ {IDLE_GOAL_MIB} MiB"),
+            measured: format!("{} MiB{floor}", mib(g)),
+            verdict: verdict(
+                m,
+                m <= IDLE_GOAL_MIB,
+                format!("{} MiB over", f(m - IDLE_GOAL_MIB, 1)),
+            ),
+        });
+    }
+    let Some(s) = &r.scale else {
+        return out;
+    };
+    let n = s.tokens;
+    if let Some(plain) = s.plain_idle_rss_kib {
+        let added = kib_to_mib(s.idle_rss_kib) - kib_to_mib(plain);
+        out.push(Headline {
+            what: format!("idle RSS with {n} tokens loaded − idle RSS with 1 token"),
+            goal: format!("≤ {TOKENS_RSS_GOAL_MIB} MiB"),
+            measured: format!(
+                "{} − {} = {} MiB",
+                mib(s.idle_rss_kib),
+                mib(plain),
+                f(added, 1)
+            ),
+            verdict: verdict(
+                added,
+                added <= TOKENS_RSS_GOAL_MIB,
+                format!("{} MiB over", f(added - TOKENS_RSS_GOAL_MIB, 1)),
+            ),
+        });
+    }
+    let (plain, big, churn) = rows(s);
+    if let (Some(p), Some(b)) = (plain, big) {
+        let ratio = b.med(|x| x.rps) / p.med(|x| x.rps);
+        out.push(Headline {
+            what: format!(
+                "throughput with {n} tokens ÷ with 1 token, non-stream, c={}",
+                b.conns
+            ),
+            goal: format!("≥ {TOKENS_THROUGHPUT_GOAL}"),
+            measured: format!(
+                "{} ÷ {} req/s = {}; per CPU-second: {} ÷ {} µs/req = {}",
+                f(b.med(|x| x.rps), 0),
+                f(p.med(|x| x.rps), 0),
+                f(ratio, 3),
+                f(p.med(|x| x.cpu_us_per_req), 1),
+                f(b.med(|x| x.cpu_us_per_req), 1),
+                f(p.med(|x| x.cpu_us_per_req) / b.med(|x| x.cpu_us_per_req), 3)
+            ),
+            verdict: verdict(
+                ratio,
+                ratio >= TOKENS_THROUGHPUT_GOAL,
+                format!("{} below", f(TOKENS_THROUGHPUT_GOAL - ratio, 3)),
+            ),
+        });
+    }
+    if let (Some(b), Some(c)) = (big, churn) {
+        let ratio = c.med(|x| x.rps) / b.med(|x| x.rps);
+        out.push(Headline {
+            what: format!(
+                "throughput with balance churn ÷ without, {n} tokens, non-stream, c={}",
+                c.conns
+            ),
+            goal: "reported".into(),
+            measured: format!(
+                "{} ÷ {} req/s = {}; per CPU-second: {} ÷ {} µs/req = {}",
+                f(c.med(|x| x.rps), 0),
+                f(b.med(|x| x.rps), 0),
+                f(ratio, 3),
+                f(b.med(|x| x.cpu_us_per_req), 1),
+                f(c.med(|x| x.cpu_us_per_req), 1),
+                f(b.med(|x| x.cpu_us_per_req) / c.med(|x| x.cpu_us_per_req), 3)
+            ),
+            verdict: "reported".into(),
+        });
+    }
+    if let Some(p) = &s.propagation {
+        out.push(Headline {
+            what: format!(
+                "new token: `POST /api/token/` sent → first 200 through the gateway, {n} tokens loaded (p99 of {})",
+                p.samples
+            ),
+            goal: format!("p99 ≤ {PROPAGATION_P99_GOAL_MS} ms"),
+            measured: format!("p50 {} ms, p99 {} ms", f(p.p50_ms, 1), f(p.p99_ms, 1)),
+            verdict: if p.failed > 0 {
+                format!("**missed** ({} never accepted)", p.failed)
+            } else {
+                verdict(
+                    p.p99_ms,
+                    p.p99_ms <= PROPAGATION_P99_GOAL_MS,
+                    format!("{} ms over", f(p.p99_ms - PROPAGATION_P99_GOAL_MS, 1)),
+                )
+            },
+        });
+    }
+    out
+}
+
+/// Idle memory of the gateway and the floor.
+pub fn idle_section(out: &mut String, r: &Results) {
+    if r.idle.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n## Idle memory\n\nVmRSS of the process tree {} s after it is ready, before any request: the gateway \
+         (`--threads 1`) once `/readyz` says its first snapshot arrived from the control plane over gRPC \
+         (the control plane itself is not counted), the pingora floor once it listens.\n",
+        crate::idle::SETTLE.as_secs()
+    );
+    let _ = writeln!(
+        out,
+        "| target | idle RSS MiB | ready after s |\n|---|---|---|"
+    );
+    for i in &r.idle {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            i.target,
+            mib(i.rss_kib),
+            i.ready_seconds.map_or("–".into(), |s| f(s, 2))
+        );
+    }
+}
+
+/// Non-stream chat with a 16 KiB request.
+pub fn body16k_section(out: &mut String, r: &Results) {
+    let Some(first) = r.body16k.first() else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\n## Closed loop (wrk, one thread): non-stream chat, 16 KiB request\n\n\
+         The non-stream chat workload with a request body of {} bytes (one user message of \
+         English-like text), the same 20-word answer; c = {}.\n",
+        crate::targets::BIG_BODY_BYTES,
+        first.conns
+    );
+    let _ = writeln!(
+        out,
+        "| target | req/s | p50 ms | p99 ms | CPU µs/req (min–max) | req per CPU-s | peak RSS MiB | control plane µs/req | mock µs/req | errors | load avg |\n|---|---|---|---|---|---|---|---|---|---|---|"
+    );
+    for p in &r.body16k {
+        row(out, p, false);
+    }
+}
+
+/// The gateway with many tokens.
+pub fn scale_section(out: &mut String, r: &Results) {
+    let Some(s) = &r.scale else {
+        return;
+    };
+    let n = s.tokens;
+    let _ = writeln!(
+        out,
+        "\n## Many tokens: {n}\n\n\
+         A second gateway, started like the plain one (its own control plane, Redis and channels), whose \
+         control plane holds {n} tokens besides the benchmark's own: limited balances, owned by root, created \
+         through the REST API before the gateway starts (`POST /api/token/` with `count` = 100, {} client \
+         threads with kept-alive connections: {} calls in {} s), so they reach the gateway in its first \
+         snapshot over the gRPC feed. The gateway was ready (`/readyz`) {} s after it started; {} of {} \
+         created keys tried at random were answered 200 through it.\n",
+        s.setup_threads,
+        s.setup_calls,
+        f(s.setup_seconds, 1),
+        f(s.ready_seconds, 2),
+        s.keys_verified,
+        s.keys_tried
+    );
+    let _ = writeln!(
+        out,
+        "| idle RSS MiB, {n} tokens | idle RSS MiB, 1 token | added MiB |\n|---|---|---|\n| {} | {} | {} |\n",
+        mib(s.idle_rss_kib),
+        s.plain_idle_rss_kib.map_or("–".into(), mib),
+        s.plain_idle_rss_kib.map_or("–".into(), |p| f(
+            kib_to_mib(s.idle_rss_kib) - kib_to_mib(p),
+            1
+        )),
+    );
+    if !s.points.is_empty() {
+        let _ = writeln!(
+            out,
+            "Closed loop, non-stream chat with the benchmark's token, the rows interleaved in each repetition. \
+             With churn, a thread of the runner edits balances through the REST API at a fixed rate during the \
+             whole measurement, alternating a random seeded token's balance (`PUT /api/token/`) and root's \
+             (`PUT /api/user/` with `quota_delta`; root owns every token), so config deltas reach the gateway \
+             all along.{}\n",
+            s.churn.as_ref().map_or(String::new(), |c| format!(
+                " Edits done: {} token and {} user edits in {} s ({} a second, {} asked), {} failed, a call's median {} ms.",
+                c.token_edits,
+                c.user_edits,
+                f(c.seconds, 1),
+                f(c.done_per_second(), 1),
+                f(c.rate, 0),
+                c.failed,
+                f(c.call_p50_ms, 1)
+            ))
+        );
+        let _ = writeln!(
+            out,
+            "| gateway | conc. | req/s | p50 ms | p99 ms | CPU µs/req (min–max) | peak RSS MiB | control plane µs/req | errors | load avg |\n|---|---|---|---|---|---|---|---|---|---|"
+        );
+        for p in &s.points {
+            let (lo, hi) = p
+                .runs
+                .iter()
+                .map(|x| x.cpu_us_per_req)
+                .fold((f64::NAN, f64::NAN), |(lo, hi), x| (lo.min(x), hi.max(x)));
+            let errors: u64 = p.runs.iter().map(|x| x.errors).sum();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} ({}–{}) | {} | {} | {} | {} |",
+                p.label,
+                p.conns,
+                f(p.med(|x| x.rps), 0),
+                f(p.med(|x| x.p50_ms), 3),
+                f(p.med(|x| x.p99_ms), 3),
+                f(p.med(|x| x.cpu_us_per_req), 1),
+                f(lo, 1),
+                f(hi, 1),
+                mib(p.med(|x| x.peak_rss_kib as f64) as u64),
+                f(p.med(|x| x.control_plane_us_per_req.unwrap_or(f64::NAN)), 1),
+                errors,
+                f(p.med(|x| x.load_avg), 2)
+            );
+        }
+    }
+    if let Some(p) = &s.propagation {
+        let _ = writeln!(
+            out,
+            "\n### Token propagation, {n} tokens loaded\n\n\
+             {} times: a new unlimited token created with `POST /api/token/`, then a chat request with it sent \
+             through the gateway every {} ms (kept-alive connection) until one is answered 200 (refused before). \
+             The time runs from just before the API call, so it includes the call; the samples are spaced by a \
+             random 20–120 ms, out of step with the control plane's change poll. No other load.\n",
+            p.samples,
+            f(p.poll_ms, 0)
+        );
+        let _ = writeln!(
+            out,
+            "| samples | never accepted (10 s) | p50 ms | p99 ms | max ms | API call p50 ms | after the API's answer: p50 ms | p99 ms |\n|---|---|---|---|---|---|---|---|\n| {} | {} | {} | {} | {} | {} | {} | {} |",
+            p.samples,
+            p.failed,
+            f(p.p50_ms, 1),
+            f(p.p99_ms, 1),
+            f(p.max_ms, 1),
+            f(p.api_p50_ms, 1),
+            f(p.after_api_p50_ms, 1),
+            f(p.after_api_p99_ms, 1)
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{IdleRss, Propagation, Run, Settings};
+
+    fn point(label: &str, tokens: usize, churn: bool, rps: f64, cpu: f64) -> ScalePoint {
+        let run = Run {
+            requests: 1000,
+            errors: 0,
+            rps,
+            p50_ms: 1.0,
+            p99_ms: 2.0,
+            cpu_us_per_req: cpu,
+            control_plane_us_per_req: Some(10.0),
+            mock_us_per_req: 5.0,
+            peak_rss_kib: 50 * 1024,
+            load_avg: 1.0,
+        };
+        ScalePoint {
+            label: label.into(),
+            tokens,
+            churn,
+            conns: 50,
+            runs: vec![run],
+        }
+    }
+
+    #[test]
+    fn scale_figures_are_judged_against_the_issue() {
+        let settings = Settings {
+            quick: true,
+            seconds: 2,
+            runs: 1,
+            concurrency: vec![50],
+            rate: 5000,
+            in_flight: 1000,
+            streams: 1000,
+            stream_chunks: 6,
+            stream_delay_ms: 500,
+            target_cpu: 1,
+            load_cpu: 0,
+        };
+        let scale = Scale {
+            tokens: 100_000,
+            setup_seconds: 20.0,
+            setup_calls: 1000,
+            setup_threads: 4,
+            ready_seconds: 1.5,
+            idle_rss_kib: 80 * 1024,
+            plain_idle_rss_kib: Some(30 * 1024),
+            keys_verified: 20,
+            keys_tried: 20,
+            points: vec![
+                point("plain", 1, false, 10_000.0, 50.0),
+                point("big", 100_000, false, 9_800.0, 51.0),
+                point("churn", 100_000, true, 9_000.0, 55.0),
+            ],
+            churn: None,
+            propagation: Some(Propagation {
+                samples: 100,
+                failed: 0,
+                poll_ms: 2.0,
+                p50_ms: 60.0,
+                p99_ms: 120.0,
+                max_ms: 130.0,
+                api_p50_ms: 15.0,
+                after_api_p50_ms: 45.0,
+                after_api_p99_ms: 105.0,
+            }),
+        };
+        let r = Results {
+            started_utc: "2026-11-28T00:00:00Z".into(),
+            finished_utc: String::new(),
+            machine: vec![],
+            settings,
+            targets: vec![],
+            notes: vec![],
+            closed: vec![],
+            open: vec![],
+            in_flight: vec![],
+            streams: vec![],
+            idle: vec![IdleRss {
+                target: Kind::Gateway,
+                rss_kib: 30 * 1024,
+                ready_seconds: Some(0.2),
+            }],
+            body16k: vec![],
+            scale: Some(scale),
+        };
+        let h = headlines(&r);
+        assert_eq!(h.len(), 5);
+        assert_eq!(h[0].verdict, "**met**");
+        // 80 − 30 = 50 MiB added: over the 40 MiB goal.
+        assert!(h[1].verdict.starts_with("**missed**"), "{}", h[1].verdict);
+        assert!(h[2].measured.contains("= 0.980"), "{}", h[2].measured);
+        assert_eq!(h[2].verdict, "**met**");
+        assert_eq!(h[3].verdict, "reported");
+        assert!(h[4].verdict.starts_with("**missed**"), "{}", h[4].verdict);
+        let text = crate::report::render(&r);
+        assert!(text.contains("## Many tokens: 100000"));
+        assert!(text.contains("## Idle memory"));
+    }
+}
