@@ -185,6 +185,23 @@ fn log_tail(path: &std::path::Path) -> String {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    const SCENARIOS: [&str; 9] = [
+        "closed",
+        "open",
+        "inflight",
+        "streams",
+        "idle",
+        "body16k",
+        "scale",
+        "churn",
+        "propagation",
+    ];
+    if let Some(bad) = args.skip.iter().find(|s| !SCENARIOS.contains(&s.as_str())) {
+        anyhow::bail!(
+            "unknown scenario {bad} in --skip (known: {})",
+            SCENARIOS.join(", ")
+        );
+    }
     let kinds = args
         .targets
         .iter()

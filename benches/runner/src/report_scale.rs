@@ -14,6 +14,19 @@ const TOKENS_RSS_GOAL_MIB: f64 = 40.0;
 const TOKENS_THROUGHPUT_GOAL: f64 = 0.95;
 const PROPAGATION_P99_GOAL_MS: f64 = 100.0;
 
+/// `100000` as `100 000`.
+pub fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn kib_to_mib(kib: u64) -> f64 {
     kib as f64 / 1024.0
 }
@@ -59,7 +72,7 @@ pub fn headlines(r: &Results) -> Vec<Headline> {
     let Some(s) = &r.scale else {
         return out;
     };
-    let n = s.tokens;
+    let n = grouped(s.tokens);
     if let Some(plain) = s.plain_idle_rss_kib {
         let added = kib_to_mib(s.idle_rss_kib) - kib_to_mib(plain);
         out.push(Headline {
@@ -199,7 +212,7 @@ pub fn scale_section(out: &mut String, r: &Results) {
     let Some(s) = &r.scale else {
         return;
     };
-    let n = s.tokens;
+    let n = grouped(s.tokens);
     let _ = writeln!(
         out,
         "\n## Many tokens: {n}\n\n\
@@ -399,7 +412,11 @@ mod tests {
         assert_eq!(h[3].verdict, "reported");
         assert!(h[4].verdict.starts_with("**missed**"), "{}", h[4].verdict);
         let text = crate::report::render(&r);
-        assert!(text.contains("## Many tokens: 100000"));
+        assert!(text.contains("## Many tokens: 100 000"));
+        assert_eq!(
+            (grouped(0), grouped(999), grouped(1000)),
+            ("0".into(), "999".into(), "1 000".into())
+        );
         assert!(text.contains("## Idle memory"));
     }
 }

@@ -140,7 +140,7 @@ pub fn run(
         .iter()
         .find(|t| t.kind == Kind::Gateway)
         .filter(|_| cfg.throughput);
-    let label_big = format!("gateway, {n} tokens");
+    let label_big = format!("gateway, {} tokens", crate::report_scale::grouped(n));
     let mut rows: Vec<(String, &Target, usize, bool)> = Vec::new();
     if let Some(p) = plain {
         rows.push(("gateway, 1 token (the plain gateway)".into(), p, 1, false));
