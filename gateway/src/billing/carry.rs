@@ -330,7 +330,7 @@ impl Carry {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::billing::test_support::{one_user, token_hash};
+    use crate::billing::test_support::{one_user, token_index};
 
     fn snapshot(quota: i64, remain: i64) -> Snapshot {
         one_user(quota, remain, false)
@@ -339,7 +339,7 @@ mod tests {
     fn balances(s: &Snapshot) -> (i64, i64) {
         (
             s.users[&1].quota.load(Ordering::Acquire),
-            s.tokens[&token_hash()].remain.load(Ordering::Acquire),
+            s.tokens[&token_index()].remain.load(Ordering::Acquire),
         )
     }
 

@@ -182,11 +182,11 @@ impl Drop for Reservation {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::billing::test_support::{one_user, token_hash};
+    use crate::billing::test_support::{one_user, token_index};
 
     fn entries(quota: i64, remain: i64) -> (Arc<UserEntry>, Arc<TokenEntry>) {
         let s = one_user(quota, remain, false);
-        (s.users[&1].clone(), s.tokens[&token_hash()].clone())
+        (s.users[&1].clone(), s.tokens[&token_index()].clone())
     }
 
     #[test]

@@ -59,13 +59,13 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::billing::reserve;
-    use crate::billing::test_support::{one_user, token_hash};
+    use crate::billing::test_support::{one_user, token_index};
     use std::sync::atomic::Ordering;
 
     #[test]
     fn the_reservation_grows_while_the_balance_covers_it() {
         let s = one_user(1_000, 0, true);
-        let (u, t) = (s.users[&1].clone(), s.tokens[&token_hash()].clone());
+        let (u, t) = (s.users[&1].clone(), s.tokens[&token_index()].clone());
         let mut r = reserve(&u, &t, 100).unwrap();
         let price = Price::Ratio {
             model_ratio: 1.0,

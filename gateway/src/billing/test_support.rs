@@ -4,11 +4,16 @@
 
 use proto::config::v1 as pb;
 
-use crate::config::Snapshot;
+use crate::config::{KeyHash, Snapshot};
 
-/// Key hash of the one token.
+/// Key hash of the one token, as the snapshot message has it.
 pub fn token_hash() -> String {
     "a".repeat(64)
+}
+
+/// Key hash of the one token, as the snapshot's index has it.
+pub fn token_index() -> KeyHash {
+    KeyHash::from_hex(&token_hash()).unwrap()
 }
 
 /// User 1 with `quota`, and token 7 with `remain` (or unlimited).

@@ -119,7 +119,7 @@ impl Snapshot {
         for t in upserts.values() {
             let hash = key_hash(t)?;
             let entry = Arc::new(token(t)?);
-            if tokens.insert(hash.clone(), entry).is_some() {
+            if tokens.insert(hash, entry).is_some() {
                 return Err(ConfigError::Invalid(format!(
                     "token {}: duplicate key_hash",
                     t.id
@@ -172,6 +172,7 @@ mod tests {
 
     use super::*;
     use crate::billing::carry::Carry;
+    use crate::config::KeyHash;
 
     /// xorshift64*: a reproducible sequence per seed.
     struct Rng(u64);
@@ -344,14 +345,14 @@ mod tests {
             .collect()
     }
 
-    type TokenView = (i64, i64, String, bool, i64, i64, String, usize);
+    type TokenView = (i64, i64, Box<str>, bool, i64, i64, Box<str>, usize);
 
-    fn token_view(s: &Snapshot) -> BTreeMap<String, TokenView> {
+    fn token_view(s: &Snapshot) -> BTreeMap<KeyHash, TokenView> {
         s.tokens
             .iter()
             .map(|(h, t)| {
                 (
-                    h.clone(),
+                    *h,
                     (
                         t.id,
                         t.user_id,
@@ -392,7 +393,7 @@ mod tests {
         let keys = |s: &Snapshot| {
             s.token_keys
                 .iter()
-                .map(|(k, v)| (*k, v.clone()))
+                .map(|(k, v)| (*k, *v))
                 .collect::<BTreeMap<_, _>>()
         };
         assert_eq!(keys(inc), keys(full), "token ids, {at}");

@@ -12,8 +12,8 @@ pub mod watch;
 pub use channel_setting::ChannelSetting;
 pub use keys::{ChannelKeys, KeyChoice, KeyMode, Secret};
 pub use snapshot::{
-    ChannelEntry, ImageWorker, ModelRateLimit, Options, Pricing, ProviderOptions, Snapshot,
-    StatusSet, Tier, TokenEntry, TokenRateLimit, UserEntry,
+    ChannelEntry, ImageWorker, KeyHash, ModelRateLimit, Options, Pricing, ProviderOptions,
+    Snapshot, StatusSet, Tier, TokenEntry, TokenRateLimit, UserEntry,
 };
 
 use std::path::Path;

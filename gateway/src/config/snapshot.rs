@@ -15,12 +15,39 @@ use super::keys::{ChannelKeys, KeyMode};
 use adapters::provider::{self, ProviderSpec};
 use adapters::shaping::{ChannelShaping, HeaderOverride, ShapingError, ShapingSource};
 
-/// A token, with its remaining quota as a live atomic balance.
+/// A token key's SHA-256 (of the key without `sk-`): what the token index is keyed by.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KeyHash([u8; 32]);
+
+impl KeyHash {
+    /// The hash of a key as a client sends it (without `sk-`).
+    pub fn of_key(key: &str) -> KeyHash {
+        use sha2::Digest;
+        KeyHash(sha2::Sha256::digest(key.as_bytes()).into())
+    }
+
+    /// 64 hex digits, either case.
+    pub fn from_hex(hex_digits: &str) -> Option<KeyHash> {
+        let mut bytes = [0; 32];
+        hex::decode_to_slice(hex_digits, &mut bytes).ok()?;
+        Some(KeyHash(bytes))
+    }
+}
+
+impl std::fmt::Debug for KeyHash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KeyHash({}…)", hex::encode(&self.0[..4]))
+    }
+}
+
+/// A token, with its remaining quota as a live atomic balance. Kept compact (136 bytes, plus
+/// its name and group): a deployment holds one per key, and what is rare (model limits, a
+/// rate limit) costs a pointer when absent.
 #[derive(Debug)]
 pub struct TokenEntry {
     pub id: i64,
     pub user_id: i64,
-    pub name: String,
+    pub name: Box<str>,
     pub status: i32,
     /// Unix seconds; `None` never expires.
     pub expires_at: Option<i64>,
@@ -31,11 +58,11 @@ pub struct TokenEntry {
     pub cp_remain: i64,
     pub used: AtomicI64,
     /// `Some` when model limits are enabled.
-    pub model_limits: Option<HashSet<String>>,
-    pub allow_ips: Vec<IpNet>,
-    pub group: String,
+    pub model_limits: Option<Box<HashSet<String>>>,
+    pub allow_ips: Box<[IpNet]>,
+    pub group: Box<str>,
     /// `Some` when the token's rate limit is enabled.
-    pub rate_limit: Option<TokenRateLimit>,
+    pub rate_limit: Option<Box<TokenRateLimit>>,
 }
 
 /// A token's request rate limit (0: no limit of that kind).
@@ -365,11 +392,12 @@ pub type Routes = Arc<HashMap<String, HashMap<String, Vec<Tier>>>>;
 #[derive(Debug)]
 pub struct Snapshot {
     pub version: u64,
-    /// Tokens by key hash.
-    pub tokens: imbl::HashMap<String, Arc<TokenEntry>>,
+    /// Tokens by key hash. (B-tree maps: a hash trie's sparse nodes cost several times the
+    /// entries they hold; see `benches/token_memory.rs`.)
+    pub tokens: imbl::OrdMap<KeyHash, Arc<TokenEntry>>,
     /// Token id → key hash (deltas name tokens by id).
-    pub token_keys: imbl::HashMap<i64, String>,
-    pub users: imbl::HashMap<i64, Arc<UserEntry>>,
+    pub token_keys: imbl::OrdMap<i64, KeyHash>,
+    pub users: imbl::OrdMap<i64, Arc<UserEntry>>,
     pub channels: Channels,
     pub routes: Routes,
     pub pricing: Arc<Pricing>,
@@ -498,11 +526,11 @@ pub(super) fn token(t: &pb::Token) -> Result<TokenEntry, ConfigError> {
                     ConfigError::Invalid(format!("token {}: bad allow_ips entry {s:?}", t.id))
                 })
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Box<[_]>, _>>()?;
     Ok(TokenEntry {
         id: t.id,
         user_id: t.user_id,
-        name: t.name.clone(),
+        name: t.name.as_str().into(),
         status: t.status,
         expires_at: (t.expired_time > 0).then_some(t.expired_time),
         unlimited: t.unlimited_quota,
@@ -511,13 +539,15 @@ pub(super) fn token(t: &pb::Token) -> Result<TokenEntry, ConfigError> {
         used: AtomicI64::new(t.used_quota),
         model_limits: t
             .model_limits_enabled
-            .then(|| t.model_limits.iter().map(|m| m.trim().to_owned()).collect()),
+            .then(|| Box::new(t.model_limits.iter().map(|m| m.trim().to_owned()).collect())),
         allow_ips,
-        group: t.group.clone(),
-        rate_limit: t.rate_limit_enabled.then_some(TokenRateLimit {
-            period_secs: t.rate_limit_period,
-            count: t.rate_limit_count,
-            success: t.rate_limit_success,
+        group: t.group.as_str().into(),
+        rate_limit: t.rate_limit_enabled.then(|| {
+            Box::new(TokenRateLimit {
+                period_secs: t.rate_limit_period,
+                count: t.rate_limit_count,
+                success: t.rate_limit_success,
+            })
         }),
     })
 }
@@ -597,16 +627,11 @@ fn shaping(c: &pb::Channel) -> Result<ChannelShaping, ShapingError> {
     Ok(rules.with_header_override(HeaderOverride::from_pairs(pairs)?))
 }
 
-/// A token's key hash as the index keeps it: 64 hex digits, lower case.
-pub(super) fn key_hash(t: &pb::Token) -> Result<String, ConfigError> {
-    let hash = t.key_hash.trim().to_ascii_lowercase();
-    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(ConfigError::Invalid(format!(
-            "token {}: key_hash must be 64 hex digits",
-            t.id
-        )));
-    }
-    Ok(hash)
+/// A token's key hash as the index keeps it (the message has 64 hex digits).
+pub(super) fn key_hash(t: &pb::Token) -> Result<KeyHash, ConfigError> {
+    KeyHash::from_hex(t.key_hash.trim()).ok_or_else(|| {
+        ConfigError::Invalid(format!("token {}: key_hash must be 64 hex digits", t.id))
+    })
 }
 
 pub(super) fn user(u: &pb::User) -> UserEntry {
@@ -713,11 +738,11 @@ pub(super) fn relay_options(raw: Option<&pb::RelayOptions>) -> Result<Arc<Option
 impl Snapshot {
     /// Validates a raw snapshot and builds the indexes.
     pub fn build(raw: &pb::Snapshot) -> Result<Snapshot, ConfigError> {
-        let mut tokens = imbl::HashMap::new();
-        let mut token_keys = imbl::HashMap::new();
+        let mut tokens = imbl::OrdMap::new();
+        let mut token_keys = imbl::OrdMap::new();
         for t in &raw.tokens {
             let hash = key_hash(t)?;
-            if tokens.insert(hash.clone(), Arc::new(token(t)?)).is_some() {
+            if tokens.insert(hash, Arc::new(token(t)?)).is_some() {
                 return Err(ConfigError::Invalid(format!(
                     "token {}: duplicate key_hash",
                     t.id
@@ -727,7 +752,7 @@ impl Snapshot {
                 return Err(ConfigError::Invalid(format!("duplicate token id {}", t.id)));
             }
         }
-        let mut users = imbl::HashMap::new();
+        let mut users = imbl::OrdMap::new();
         for u in &raw.users {
             if users.insert(u.id, Arc::new(user(u))).is_some() {
                 return Err(ConfigError::Invalid(format!("duplicate user id {}", u.id)));

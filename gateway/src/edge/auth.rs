@@ -93,7 +93,7 @@ pub fn authenticate(
     }
     let token = snap
         .tokens
-        .get(&key_hash(key))
+        .get(&crate::config::KeyHash::of_key(key))
         .ok_or(AuthError::InvalidToken)?;
     match token.status {
         pb::TOKEN_ENABLED => {}
@@ -122,13 +122,13 @@ pub fn authenticate(
     if pinned.is_some() && user.role < pb::ROLE_ADMIN {
         return Err(AuthError::PinNotAdmin);
     }
-    let group = if token.group.is_empty() || token.group == user.group {
+    let group = if token.group.is_empty() || *token.group == *user.group {
         user.group.clone()
     } else {
-        if !snap.pricing.usable_groups.contains(&token.group) {
-            return Err(AuthError::GroupForbidden(token.group.clone()));
+        if !snap.pricing.usable_groups.contains(&*token.group) {
+            return Err(AuthError::GroupForbidden(token.group.to_string()));
         }
-        token.group.clone()
+        token.group.to_string()
     };
     if !snap.pricing.group_ratio.contains_key(&group) {
         return Err(AuthError::GroupRemoved(group));

@@ -130,7 +130,7 @@ fn token_usage(session: &Session, snap: &Snapshot, trace: &mut Trace) -> Result<
     let key = key.split('-').next().unwrap_or("");
     let token = snap
         .tokens
-        .get(&edge::key_hash(key))
+        .get(&crate::config::KeyHash::of_key(key))
         .ok_or(AuthError::InvalidToken)?;
     // 1 enabled, 3 expired, 4 exhausted are answered; disabled (2) and anything else not.
     if !matches!(token.status, 1 | 3 | 4) {
@@ -151,7 +151,7 @@ fn token_usage(session: &Session, snap: &Snapshot, trace: &mut Trace) -> Result<
     let limits: serde_json::Map<String, Value> = token
         .model_limits
         .iter()
-        .flatten()
+        .flat_map(|limits| limits.iter())
         .map(|m| (m.clone(), Value::Bool(true)))
         .collect();
     Ok(json!({

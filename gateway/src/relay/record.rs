@@ -270,7 +270,7 @@ impl Trace {
             c.user.id,
             c.user.username.clone(),
             c.token.id,
-            c.token.name.clone(),
+            c.token.name.to_string(),
             c.group.clone(),
         );
         let failed = self.error.is_some() && self.quota == 0;

@@ -147,7 +147,7 @@ impl Gw {
     /// Remaining quota of a token (by its plain key without `sk-`).
     pub fn token_remain(&self, key: &str) -> i64 {
         let snap = self.running.as_ref().unwrap().state.config.load();
-        snap.tokens[&key_hash(key)]
+        snap.tokens[&gateway::config::KeyHash::of_key(key)]
             .remain
             .load(std::sync::atomic::Ordering::Acquire)
     }
