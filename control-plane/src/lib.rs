@@ -41,6 +41,10 @@ pub fn app(state: AppState) -> Router {
             api::gate::require_setup,
         ))
         .layer(middleware::from_fn(error::localize_errors))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            sync::note_writes,
+        ))
         .layer(TraceLayer::new_for_http())
         .layer(middleware::from_fn_with_state(
             state.clone(),

@@ -31,6 +31,10 @@ struct Inner {
     passwords: crate::hashing::PasswordPool,
     /// Set to true once the process is stopping: gateway streams end.
     shutdown: tokio::sync::watch::Sender<bool>,
+    /// Poked after a write that may have changed the config (an API call that is not a read,
+    /// an ingested usage batch): the config feed looks for a new version at once instead of at
+    /// its next poll.
+    wrote: tokio::sync::Notify,
     /// Where spans go (while traces are exported).
     tracer: std::sync::OnceLock<telemetry::SdkTracer>,
 }
@@ -57,6 +61,7 @@ impl AppState {
                 ),
                 metrics,
                 shutdown: tokio::sync::watch::Sender::new(false),
+                wrote: tokio::sync::Notify::new(),
                 cipher: load_cipher(&settings)?,
                 db,
                 http: http_client()?,
@@ -123,6 +128,16 @@ impl AppState {
     /// The bounded pool that hashes and checks passwords.
     pub fn passwords(&self) -> &crate::hashing::PasswordPool {
         &self.inner.passwords
+    }
+
+    /// Says that a write which may have changed the config has committed.
+    pub fn note_write(&self) {
+        self.inner.wrote.notify_one();
+    }
+
+    /// Resolves at the next [`AppState::note_write`] (or at once when one came unawaited).
+    pub async fn next_write(&self) {
+        self.inner.wrote.notified().await;
     }
 
     /// Starts stopping: gateways' Watch and Report streams end (they reconnect elsewhere).

@@ -17,8 +17,8 @@ use crate::state::AppState;
 use crate::store::{self, DbKind, config_changes};
 use telemetry::KeyValue;
 
-/// How often the stable version is recomputed when no notification arrives (SQLite always
-/// polls: there is a single writer process and the read is one index lookup).
+/// How often the stable version is recomputed when no notification arrives (SQLite polls, and
+/// is woken early by this process's own API writes: it is the only writer).
 const POLL: Duration = Duration::from_millis(100);
 /// While a version waits for writers that were still open, it is looked at this often.
 const PENDING_POLL: Duration = Duration::from_millis(20);
@@ -174,8 +174,9 @@ impl Listener {
         }
     }
 
-    /// Waits for a notification or `wait`, whichever comes first.
-    async fn wait(&mut self, wait: Duration) {
+    /// Waits for a notification or `wait`, whichever comes first; without a LISTEN connection,
+    /// for this process's next API write or the poll.
+    async fn wait(&mut self, state: &AppState, wait: Duration) {
         match self.conn.as_mut() {
             Some(l) => {
                 if let Ok(Err(err)) = tokio::time::timeout(wait, l.recv()).await {
@@ -183,7 +184,12 @@ impl Listener {
                     self.conn = None;
                 }
             }
-            None => tokio::time::sleep(wait.min(POLL)).await,
+            None => {
+                tokio::select! {
+                    () = tokio::time::sleep(wait.min(POLL)) => {}
+                    () = state.next_write() => {}
+                }
+            }
         }
     }
 }
@@ -218,7 +224,7 @@ async fn follow(state: AppState, feed: std::sync::Weak<Feed>) {
         } else {
             PENDING_POLL
         };
-        listener.wait(wait).await;
+        listener.wait(&state, wait).await;
     }
 }
 

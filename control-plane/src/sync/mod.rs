@@ -38,6 +38,22 @@ pub fn grpc_router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(state, require_gateway))
 }
 
+/// Tells the config feed after every API call that may write (any method but GET, HEAD and
+/// OPTIONS), once its answer is ready and so its transaction committed: a new token, a ban or
+/// a top-up reaches the gateways without waiting for the feed's next poll. (Usage batches do
+/// not: the balances they move travel with the poll, one delta for many batches.)
+pub async fn note_writes(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let reads = matches!(
+        *request.method(),
+        axum::http::Method::GET | axum::http::Method::HEAD | axum::http::Method::OPTIONS
+    );
+    let response = next.run(request).await;
+    if !reads {
+        state.note_write();
+    }
+    response
+}
+
 /// Lets a call through only with the gateway credentials (sync token and/or verified client
 /// certificate); the peer's address is logged, never trusted.
 async fn require_gateway(State(state): State<AppState>, request: Request, next: Next) -> Response {
