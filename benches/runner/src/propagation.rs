@@ -80,6 +80,7 @@ pub fn run(api: &mut Api, t: &Target, samples: usize) -> anyhow::Result<Propagat
         p99_ms: percentile(&total, 99.0),
         max_ms: total.last().copied().unwrap_or(f64::NAN),
         api_p50_ms: percentile(&api_calls, 50.0),
+        api_p99_ms: percentile(&api_calls, 99.0),
         after_api_p50_ms: percentile(&after_api, 50.0),
         after_api_p99_ms: percentile(&after_api, 99.0),
     })

@@ -300,13 +300,14 @@ pub fn scale_section(out: &mut String, r: &Results) {
         );
         let _ = writeln!(
             out,
-            "| samples | never accepted (10 s) | p50 ms | p99 ms | max ms | API call p50 ms | after the API's answer: p50 ms | p99 ms |\n|---|---|---|---|---|---|---|---|\n| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| samples | never accepted (10 s) | p50 ms | p99 ms | max ms | API call p50 ms | API call p99 ms | after the API's answer: p50 ms | p99 ms |\n|---|---|---|---|---|---|---|---|---|\n| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             p.samples,
             p.failed,
             f(p.p50_ms, 1),
             f(p.p99_ms, 1),
             f(p.max_ms, 1),
             f(p.api_p50_ms, 1),
+            f(p.api_p99_ms, 1),
             f(p.after_api_p50_ms, 1),
             f(p.after_api_p99_ms, 1)
         );
@@ -379,6 +380,7 @@ mod tests {
                 p99_ms: 120.0,
                 max_ms: 130.0,
                 api_p50_ms: 15.0,
+                api_p99_ms: 40.0,
                 after_api_p50_ms: 45.0,
                 after_api_p99_ms: 105.0,
             }),

@@ -171,6 +171,7 @@ pub struct Propagation {
     pub max_ms: f64,
     /// The `POST /api/token/` call alone.
     pub api_p50_ms: f64,
+    pub api_p99_ms: f64,
     /// From the API's answer to the first 200.
     pub after_api_p50_ms: f64,
     pub after_api_p99_ms: f64,
