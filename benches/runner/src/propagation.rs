@@ -8,6 +8,7 @@ use anyhow::Context;
 
 use crate::cp_api::Api;
 use crate::http::Conn;
+use crate::procs;
 use crate::results::Propagation;
 use crate::stats::{Rng, percentile};
 use crate::streams::split_url;
@@ -22,8 +23,31 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// Takes `samples` samples against the gateway `t` (its control plane through `api`).
+/// Longest wait for quiet before the samples.
+const QUIET_LIMIT: Duration = Duration::from_secs(180);
+
+/// Waits (at most `limit`) until the process trees of `pids` use less than 4 % of a CPU over
+/// half a second; how long that took, and whether they went quiet.
+fn wait_quiet(pids: &[u32], limit: Duration) -> (Duration, bool) {
+    let start = Instant::now();
+    let window = Duration::from_millis(500);
+    let quiet_ticks = procs::clock_ticks() / 50;
+    while start.elapsed() < limit {
+        let before: u64 = pids.iter().map(|p| procs::tree_ticks(*p)).sum();
+        std::thread::sleep(window);
+        let after: u64 = pids.iter().map(|p| procs::tree_ticks(*p)).sum();
+        if after.saturating_sub(before) <= quiet_ticks {
+            return (start.elapsed(), true);
+        }
+    }
+    (start.elapsed(), false)
+}
+
+/// Takes `samples` samples against the gateway `t` (its control plane through `api`), once it
+/// and its control plane are quiet.
 pub fn run(api: &mut Api, t: &Target, samples: usize) -> anyhow::Result<Propagation> {
+    let pids: Vec<u32> = std::iter::once(t.pid).chain(t.control_plane_pid).collect();
+    let (waited, quiet) = wait_quiet(&pids, QUIET_LIMIT);
     let probe = t.request(Workload::Chat);
     let (addr, path) = split_url(&probe.url).context("unsupported gateway URL")?;
     let mut gateway = Conn::new(addr, Duration::from_secs(10));
@@ -74,6 +98,8 @@ pub fn run(api: &mut Api, t: &Target, samples: usize) -> anyhow::Result<Propagat
     }
     Ok(Propagation {
         samples,
+        quiet_after_seconds: waited.as_secs_f64(),
+        quiet,
         failed,
         poll_ms: ms(POLL),
         p50_ms: percentile(&total, 50.0),

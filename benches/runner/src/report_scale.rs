@@ -291,10 +291,23 @@ pub fn scale_section(out: &mut String, r: &Results) {
         let _ = writeln!(
             out,
             "\n### Token propagation, {n} tokens loaded\n\n\
-             {} times: a new unlimited token created with `POST /api/token/`, then a chat request with it sent \
+             {} {} times: a new unlimited token created with `POST /api/token/`, then a chat request with it sent \
              through the gateway every {} ms (kept-alive connection) until one is answered 200 (refused before). \
              The time runs from just before the API call, so it includes the call; the samples are spaced by a \
-             random 20–120 ms, out of step with the control plane's change poll. No other load.\n",
+             random 20–120 ms, out of step with the control plane's change poll. No other traffic.\n",
+            if p.quiet {
+                format!(
+                    "Once the gateway and its control plane were quiet after the load ({} s later: the usage of \
+                     the load ingested; the wait ends when both use under 4 % of a CPU over half a second),",
+                    f(p.quiet_after_seconds, 1)
+                )
+            } else {
+                format!(
+                    "After waiting {} s for the gateway and its control plane to go quiet after the load \
+                     (**they were still busy**: the figures include that work),",
+                    f(p.quiet_after_seconds, 1)
+                )
+            },
             p.samples,
             f(p.poll_ms, 0)
         );
@@ -374,6 +387,8 @@ mod tests {
             churn: None,
             propagation: Some(Propagation {
                 samples: 100,
+                quiet_after_seconds: 1.0,
+                quiet: true,
                 failed: 0,
                 poll_ms: 2.0,
                 p50_ms: 60.0,

@@ -162,6 +162,11 @@ impl Churn {
 #[derive(Debug, Clone, Serialize)]
 pub struct Propagation {
     pub samples: usize,
+    /// Waited before the first sample for the control plane and the gateway to go quiet
+    /// (usage of the load before ingested), in seconds.
+    pub quiet_after_seconds: f64,
+    /// False when they were still busy at the end of the wait.
+    pub quiet: bool,
     /// Samples the gateway never accepted within the time limit.
     pub failed: usize,
     pub poll_ms: f64,
