@@ -71,11 +71,12 @@ async fn fill(db: &Db) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-fn record(n: usize) -> UsageRow {
+/// Record `n`, dated from `base` on (a redelivered record is the same record, time included).
+fn record(base: i64, n: usize) -> UsageRow {
     let token = i64::try_from(n).unwrap_or(0) % TOKENS + 1;
     UsageRow {
         request_id: format!("bench-{n:012}"),
-        created_at: control_plane::store::now() - 86_400 + i64::try_from(n / 1000).unwrap_or(0),
+        created_at: base + i64::try_from(n / 1000).unwrap_or(0),
         kind: 2,
         user_id: token % USERS + 1,
         username: format!("bench{}", token % USERS + 1),
@@ -126,11 +127,12 @@ async fn main() -> anyhow::Result<()> {
     db.migrate().await?;
     fill(&db).await?;
 
+    let base = control_plane::store::now() - 86_400;
     let start = Instant::now();
     let cpu = cpu_seconds();
     let mut n = 0;
     for _ in 0..batches {
-        let rows: Vec<UsageRow> = (n..n + batch).map(record).collect();
+        let rows: Vec<UsageRow> = (n..n + batch).map(|i| record(base, i)).collect();
         n += batch;
         let outcome = ingest(&db, "bench-gateway", &rows).await?;
         anyhow::ensure!(
@@ -140,7 +142,7 @@ async fn main() -> anyhow::Result<()> {
     }
     let (wall, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu);
     // The same batch again: nothing stored, nothing charged.
-    let again: Vec<UsageRow> = (0..batch).map(record).collect();
+    let again: Vec<UsageRow> = (0..batch).map(|i| record(base, i)).collect();
     let repeat = ingest(&db, "bench-gateway", &again).await?;
     let total = i64::try_from(n)?;
     let logs = count(&db, "SELECT COUNT(*) FROM logs").await;
