@@ -11,6 +11,7 @@ pub mod credentials;
 pub mod edge;
 pub mod error;
 pub mod limits;
+pub mod memory;
 pub mod metrics;
 pub mod relay;
 pub mod routing;

@@ -285,6 +285,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     let version = raw.version;
     let rest = gateway::config::delta::RawRest::from_snapshot(&raw);
     drop(raw);
+    gateway::memory::release_free_memory();
     let _ = state.tasks.set(gateway::tasks::TaskLookup::new(
         channel.clone(),
         auth.clone(),

@@ -155,6 +155,11 @@ async fn follow_once(
         if let Some(snapshot) = next {
             install_fresh(state, next_rest.version, snapshot, &fresh);
         }
+        drop(base);
+        if fresh.all {
+            // A full snapshot replaced the whole config: give back what the old one held.
+            crate::memory::release_free_memory();
+        }
         *rest = next_rest;
         state.metrics.config_applied(rest.version);
         tracing::debug!(version = rest.version, "config applied");
