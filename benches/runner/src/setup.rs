@@ -124,6 +124,15 @@ pub fn configure(cp_addr: &str, work: &Path, channels: &[Channel<'_>]) -> anyhow
         "/api/user/",
         &json!({"id": 1, "quota_delta": 1_000_000_000_000_000_i64}),
     )?;
+    // One user holds every benchmark request, thousands of streams at once: no per-user
+    // in-flight cap (0), as an operator would set for such an account.
+    call(
+        &base,
+        &jar,
+        "PUT",
+        "/api/option/",
+        &json!({"key": "UserConcurrencyLimit", "value": "0"}),
+    )?;
     for (i, c) in channels.iter().enumerate() {
         call(
             &base,
