@@ -7,8 +7,11 @@
 //! `DATABASE_URL=postgres://root@127.0.0.1:5432/test cargo bench -p control-plane --bench ingest`
 //! (`-- --batches 400 --batch 500` to change the load).
 
+mod common;
+
 use std::time::Instant;
 
+use common::arg;
 use control_plane::store::Db;
 use control_plane::store::usage::{UsageRow, ingest};
 
@@ -32,15 +35,6 @@ fn cpu_seconds() -> f64 {
     };
     // utime and stime are fields 14 and 15 of the line, 12 and 13 after the ')'.
     (ticks(11) + ticks(12)) / 100.0
-}
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 async fn fill(db: &Db) -> Result<(), sqlx::Error> {

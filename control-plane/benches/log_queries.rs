@@ -7,8 +7,11 @@
 //! (`-- --rows 1000000 --runs 30 --keep`: `--keep` leaves the database for the next run, which
 //! then reuses it when it holds as many rows).
 
+mod common;
+
 use std::time::Instant;
 
+use common::{arg, flag};
 use control_plane::store::logs::{LogFilter, list, stats};
 use control_plane::store::{Db, now};
 
@@ -16,19 +19,6 @@ const DAY: i64 = 86_400;
 const SPAN_DAYS: i64 = 60;
 const NAME: &str = "bench_log_queries";
 const GOAL_MS: f64 = 100.0;
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn flag(name: &str) -> bool {
-    std::env::args().any(|a| a == name)
-}
 
 /// The records: spread evenly over the `SPAN_DAYS` days before now; 1 000 users with 5 tokens
 /// each, 20 models, 10 channels, 3 groups; 95 % consumption, 3 % errors, 2 % other types; a

@@ -152,17 +152,34 @@ pub fn start_gateway_seeded<T>(
 /// The converted scenario on a started gateway: the same processes (stopped with `gateway`),
 /// asked for the Anthropic channel's model; checked to answer both chat workloads.
 pub fn converted_view(gateway: &Target) -> anyhow::Result<Target> {
-    let t = Target {
-        kind: Kind::GatewayConverted,
-        version: format!(
-            "{}; OpenAI chat requests for `{CONVERTED_MODEL}`, served by an Anthropic-type channel (14) on the mock",
-            gateway.version
+    view(
+        gateway,
+        Kind::GatewayConverted,
+        &format!(
+            "OpenAI chat requests for `{CONVERTED_MODEL}`, served by an Anthropic-type channel (14) on the mock"
         ),
+        gateway.key.clone(),
+        "converted gateway",
+    )
+}
+
+/// Another view of a started gateway's processes (it owns none of them): `kind`, described by
+/// `about`, asked with `key`; checked to answer both chat workloads.
+fn view(
+    gateway: &Target,
+    kind: Kind,
+    about: &str,
+    key: String,
+    name: &str,
+) -> anyhow::Result<Target> {
+    let t = Target {
+        kind,
+        version: format!("{}; {about}", gateway.version),
         addr: gateway.addr.clone(),
         pid: gateway.pid,
         control_plane_pid: gateway.control_plane_pid,
         mock_addr: gateway.mock_addr.clone(),
-        key: gateway.key.clone(),
+        key,
         limited_key: None,
         cp_addr: gateway.cp_addr.clone(),
         admin_addr: gateway.admin_addr.clone(),
@@ -172,7 +189,7 @@ pub fn converted_view(gateway: &Target) -> anyhow::Result<Target> {
     };
     for w in [Workload::Chat, Workload::Stream] {
         wait_ok(&t.request(w), Duration::from_secs(30))
-            .with_context(|| format!("the converted gateway never answered a {}", w.label()))?;
+            .with_context(|| format!("the {name} never answered a {}", w.label()))?;
     }
     Ok(t)
 }
@@ -191,29 +208,13 @@ pub fn limited_view(gateway: &Target) -> anyhow::Result<Target> {
     let Some(key) = gateway.limited_key.clone() else {
         bail!("redis-server is not installed: no Redis for the rate-limited gateway");
     };
-    let t = Target {
-        kind: Kind::GatewayLimited,
-        version: format!(
-            "{}; a token with a rate limit (10⁹ a minute, never reached) counted in Redis",
-            gateway.version
-        ),
-        addr: gateway.addr.clone(),
-        pid: gateway.pid,
-        control_plane_pid: gateway.control_plane_pid,
-        mock_addr: gateway.mock_addr.clone(),
+    view(
+        gateway,
+        Kind::GatewayLimited,
+        "a token with a rate limit (10⁹ a minute, never reached) counted in Redis",
         key,
-        limited_key: None,
-        cp_addr: gateway.cp_addr.clone(),
-        admin_addr: gateway.admin_addr.clone(),
-        idle_rss_kib: None,
-        ready_after: None,
-        procs: vec![],
-    };
-    for w in [Workload::Chat, Workload::Stream] {
-        wait_ok(&t.request(w), Duration::from_secs(30))
-            .with_context(|| format!("the rate-limited gateway never answered a {}", w.label()))?;
-    }
-    Ok(t)
+        "rate-limited gateway",
+    )
 }
 
 /// The rate-limited scenario without the plain one: a gateway of its own.
