@@ -127,31 +127,35 @@ struct Writer {
 impl Writer {
     fn run(self) {
         let mut last_commit: Option<Instant> = None;
-        let mut stopping = false;
-        while !stopping {
-            let mut group = match self.rx.recv() {
-                Ok(Msg::Record(r)) => vec![r],
+        loop {
+            let first = match self.rx.recv() {
+                Ok(Msg::Record(r)) => r,
                 Ok(Msg::Stop) | Err(_) => break,
             };
-            // Wait out the commit interval, collecting whatever arrives meanwhile.
+            // The rest of the commit interval is slept, not waited on the queue: a push then
+            // finds no writer waiting and never has to wake one (a futex wake and a context
+            // switch per request otherwise). Whatever arrived meanwhile joins the group.
             let until = last_commit.map(|t| t + COMMIT_EVERY);
+            if let Some(wait) = until.and_then(|u| u.checked_duration_since(Instant::now())) {
+                std::thread::sleep(wait);
+            }
+            let mut group = vec![first];
+            let mut stopping = false;
             while group.len() < GROUP_MAX {
-                let wait = until.and_then(|u| u.checked_duration_since(Instant::now()));
-                let next = match wait {
-                    Some(wait) if !wait.is_zero() => self.rx.recv_timeout(wait).ok(),
-                    _ => self.rx.try_recv().ok(),
-                };
-                match next {
-                    Some(Msg::Record(r)) => group.push(r),
-                    Some(Msg::Stop) => {
+                match self.rx.try_recv() {
+                    Ok(Msg::Record(r)) => group.push(r),
+                    Ok(Msg::Stop) => {
                         stopping = true;
                         break;
                     }
-                    None => break,
+                    Err(_) => break,
                 }
             }
             last_commit = Some(Instant::now());
             self.commit(&group);
+            if stopping {
+                break;
+            }
         }
         // Stopping: whatever is still queued goes in one last group.
         let rest: Vec<UsageRecord> = self
