@@ -21,6 +21,8 @@ enum Bind {
 pub struct DynQuery {
     sql: String,
     binds: Vec<Bind>,
+    /// Placeholders are `?` (in order) instead of `$N`: see [`DynQuery::batch`].
+    anonymous: bool,
 }
 
 impl DynQuery {
@@ -28,6 +30,18 @@ impl DynQuery {
         DynQuery {
             sql: sql.to_string(),
             binds: Vec::new(),
+            anonymous: false,
+        }
+    }
+
+    /// A statement with many parameters (a batch of rows). On SQLite its placeholders are
+    /// anonymous `?`: SQLite finds a numbered parameter's name by a linear search, when it
+    /// prepares the statement and again for every value bound (sqlx asks each one's name),
+    /// so n numbered parameters cost O(n²); thousands of them cost milliseconds per batch.
+    pub fn batch(kind: super::DbKind, sql: &'static str) -> Self {
+        DynQuery {
+            anonymous: kind == super::DbKind::Sqlite,
+            ..DynQuery::new(sql)
         }
     }
 
@@ -56,8 +70,12 @@ impl DynQuery {
     }
 
     fn push_placeholder(&mut self) -> &mut Self {
-        self.sql.push('$');
-        self.sql.push_str(&self.binds.len().to_string());
+        if self.anonymous {
+            self.sql.push('?');
+        } else {
+            self.sql.push('$');
+            self.sql.push_str(&self.binds.len().to_string());
+        }
         self
     }
 
@@ -131,5 +149,18 @@ mod tests {
             .bind_int(2)
             .push(")");
         assert_eq!(q.sql(), "SELECT 1 FROM t WHERE a = $1 AND b IN ($2, $3)");
+    }
+
+    #[test]
+    fn batches_on_sqlite_use_anonymous_placeholders() {
+        use crate::store::DbKind;
+        for (kind, sql) in [
+            (DbKind::Sqlite, "INSERT INTO t VALUES (?, ?)"),
+            (DbKind::Postgres, "INSERT INTO t VALUES ($1, $2)"),
+        ] {
+            let mut q = DynQuery::batch(kind, "INSERT INTO t VALUES (");
+            q.bind_int(1).push(", ").bind_text("x").push(")");
+            assert_eq!(q.sql(), sql);
+        }
     }
 }

@@ -5,9 +5,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::Db;
 use super::dynamic::DynQuery;
 use super::logs::LogType;
+use super::{Db, DbKind};
 use crate::domain::usage::{self as rules, RecordView, Rejection};
 
 /// One request's usage as a gateway reported it.
@@ -215,8 +215,8 @@ pub async fn ingest_with(
         });
     }
     let to_log: Vec<&UsageRow> = accepted.iter().copied().filter(|r| logged(r)).collect();
-    let pg = db.kind == super::DbKind::Postgres;
-    let mut logged_rows = insert_logs(&mut tx, pg, &to_log).await?.into_iter();
+    let kind = db.kind;
+    let mut logged_rows = insert_logs(&mut tx, kind, &to_log).await?.into_iter();
     for (row, stored) in accepted.iter().zip(stored.iter_mut()) {
         if logged(row) {
             *stored = logged_rows.next().unwrap_or(false);
@@ -269,10 +269,10 @@ pub async fn ingest_with(
         sum.tokens += row.prompt_tokens + row.completion_tokens;
         sum.count += 1;
     }
-    charge_balances(&mut tx, pg, Balance::Users, &users).await?;
-    charge_balances(&mut tx, pg, Balance::Tokens, &tokens).await?;
-    charge_balances(&mut tx, pg, Balance::Channels, &channels).await?;
-    add_rollups(&mut tx, &hours).await?;
+    charge_balances(&mut tx, kind, Balance::Users, &users).await?;
+    charge_balances(&mut tx, kind, Balance::Tokens, &tokens).await?;
+    charge_balances(&mut tx, kind, Balance::Channels, &channels).await?;
+    add_rollups(&mut tx, kind, &hours).await?;
     if receipts && rand::random::<u16>().is_multiple_of(256) {
         sqlx::query("DELETE FROM usage_receipts WHERE created_at < $1")
             .bind(super::now() - RECEIPT_DAYS * 86_400)
@@ -313,10 +313,15 @@ async fn insert_receipt(
 /// Writes the log rows with one statement per [`ROWS_PER_STATEMENT`]; answers for each row
 /// whether it was stored (false: its request id was already stored, as a log row, a receipt or
 /// an earlier row of the same batch).
-async fn insert_logs(tx: &mut Tx, pg: bool, rows: &[&UsageRow]) -> Result<Vec<bool>, sqlx::Error> {
+async fn insert_logs(
+    tx: &mut Tx,
+    kind: DbKind,
+    rows: &[&UsageRow],
+) -> Result<Vec<bool>, sqlx::Error> {
     let mut stored = Vec::with_capacity(rows.len());
     for chunk in rows.chunks(ROWS_PER_STATEMENT) {
-        let mut q = DynQuery::new(
+        let mut q = DynQuery::batch(
+            kind,
             "INSERT INTO logs (user_id, created_at, type, content, username, token_name, \
              model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, \
              token_id, \"group\", ip, request_id, other) \
@@ -368,7 +373,7 @@ async fn insert_logs(tx: &mut Tx, pg: bool, rows: &[&UsageRow]) -> Result<Vec<bo
         q.push(
             ") AS v WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.column17) ",
         );
-        q.push(if pg {
+        q.push(if kind == DbKind::Postgres {
             "ON CONFLICT (request_id, created_at) DO NOTHING RETURNING request_id"
         } else {
             "ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING RETURNING request_id"
@@ -440,15 +445,15 @@ impl Balance {
 /// writer at a time.
 async fn charge_balances(
     tx: &mut Tx,
-    postgres: bool,
+    kind: DbKind,
     balance: Balance,
     sums: &BTreeMap<i64, Charge>,
 ) -> Result<(), sqlx::Error> {
     let sums: Vec<(&i64, &Charge)> = sums.iter().collect();
     let now = super::now();
     for chunk in sums.chunks(ROWS_PER_STATEMENT) {
-        if postgres {
-            let mut lock = DynQuery::new(balance.lock());
+        if kind == DbKind::Postgres {
+            let mut lock = DynQuery::batch(kind, balance.lock());
             for (i, (id, _)) in chunk.iter().enumerate() {
                 if i > 0 {
                     lock.push(", ");
@@ -458,7 +463,7 @@ async fn charge_balances(
             lock.push(") ORDER BY id FOR UPDATE");
             lock.build().execute(&mut **tx).await?;
         }
-        let mut q = DynQuery::new(balance.update());
+        let mut q = DynQuery::batch(kind, balance.update());
         for (i, (id, charge)) in chunk.iter().enumerate() {
             q.push(if i == 0 { "(" } else { ", (" });
             q.bind_int(**id)
@@ -479,11 +484,13 @@ async fn charge_balances(
 /// Adds the batch's hourly sums to the roll-ups, one statement per chunk (keys in order).
 async fn add_rollups(
     tx: &mut Tx,
+    kind: DbKind,
     hours: &BTreeMap<(i64, &str, i64), HourSum>,
 ) -> Result<(), sqlx::Error> {
     let hours: Vec<_> = hours.iter().collect();
     for chunk in hours.chunks(ROWS_PER_STATEMENT) {
-        let mut q = DynQuery::new(
+        let mut q = DynQuery::batch(
+            kind,
             "INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, \
              count, quota) VALUES ",
         );
@@ -566,7 +573,7 @@ async fn ids_in(
 ) -> Result<HashMap<i64, i64>, sqlx::Error> {
     let mut out = HashMap::new();
     for chunk in ids.chunks(500) {
-        let mut q = DynQuery::new(select);
+        let mut q = DynQuery::batch(db.kind, select);
         q.push(" WHERE id IN (");
         for (i, id) in chunk.iter().enumerate() {
             if i > 0 {

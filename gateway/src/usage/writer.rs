@@ -127,11 +127,7 @@ struct Writer {
 impl Writer {
     fn run(self) {
         let mut last_commit: Option<Instant> = None;
-        loop {
-            let first = match self.rx.recv() {
-                Ok(Msg::Record(r)) => r,
-                Ok(Msg::Stop) | Err(_) => break,
-            };
+        while let Ok(Msg::Record(first)) = self.rx.recv() {
             // The rest of the commit interval is slept, not waited on the queue: a push then
             // finds no writer waiting and never has to wake one (a futex wake and a context
             // switch per request otherwise). Whatever arrived meanwhile joins the group.
