@@ -264,6 +264,42 @@ pub fn answer_usage(parsed: &ParsedRequest, answer: &Value) -> (Usage, bool) {
     (usage, true)
 }
 
+/// [`answer_usage`] read from the answer's bytes without building its value tree: only
+/// `usage` is parsed into values, and `choices` only when the usage is missing (to count
+/// locally); the rest is checked as JSON and skipped. Whatever the typed read does not
+/// accept (not an object, a repeated key) goes through the value tree, so the result is
+/// always [`answer_usage`]'s. Err: the answer is not JSON.
+pub fn answer_usage_of(
+    parsed: &ParsedRequest,
+    answer: &[u8],
+) -> Result<(Usage, bool), serde_json::Error> {
+    #[derive(serde::Deserialize)]
+    struct Head<'a> {
+        #[serde(borrow, default)]
+        usage: Option<&'a serde_json::value::RawValue>,
+        #[serde(borrow, default)]
+        choices: Option<&'a serde_json::value::RawValue>,
+    }
+    let object = answer.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    let head = match object.then(|| serde_json::from_slice::<Head>(answer)) {
+        Some(Ok(head)) => head,
+        _ => return Ok(answer_usage(parsed, &serde_json::from_slice(answer)?)),
+    };
+    let mut top = Map::new();
+    if let Some(usage) = head.usage {
+        top.insert("usage".to_owned(), serde_json::from_str(usage.get())?);
+    }
+    if let Some(u) = usage_of(&Value::Object(top.clone()))
+        && (u.prompt_tokens > 0 || u.completion_tokens > 0)
+    {
+        return Ok((u, false));
+    }
+    if let Some(choices) = head.choices {
+        top.insert("choices".to_owned(), serde_json::from_str(choices.get())?);
+    }
+    Ok(answer_usage(parsed, &Value::Object(top)))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -491,5 +527,42 @@ mod tests {
                 .unwrap();
         let (u, local) = answer_usage(&p, &without);
         assert!(local && u.completion_tokens > 0 && u.prompt_tokens == p.prompt_estimate);
+    }
+
+    #[test]
+    fn usage_read_from_bytes_is_the_value_trees() {
+        let p =
+            parse(r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hello"}]}"#).unwrap();
+        let answers = [
+            r#"{"id":"x","choices":[{"message":{"content":"a b"}}],"usage":{"prompt_tokens":3,"completion_tokens":4,"prompt_tokens_details":{"cached_tokens":1}}}"#,
+            r#" {"usage":{"prompt_tokens":9,"completion_tokens":0,"prompt_cache_hit_tokens":20}}"#,
+            r#"{"choices":[{"message":{"content":"one two three four"}}]}"#,
+            r#"{"choices":[{"message":{"content":"x"},"usage":{"prompt_tokens":2,"completion_tokens":5,"cached_tokens":1}}]}"#,
+            r#"{"usage":{"prompt_tokens":0,"completion_tokens":0},"choices":[{"text":"five six"}]}"#,
+            r#"{"usage":null,"choices":null}"#,
+            r#"{"usage":"many","choices":[{"delta":{"content":"z"}}]}"#,
+            r#"{"usage":{"prompt_tokens":1},"usage":{"prompt_tokens":2,"completion_tokens":1}}"#,
+            r#"{"usage":{"prompt_tokens":1.5,"completion_tokens":7}}"#,
+            r#"[{"usage":{"prompt_tokens":1,"completion_tokens":1}}]"#,
+            r#""text""#,
+            "{}",
+        ];
+        for answer in answers {
+            let tree: Value = serde_json::from_str(answer).unwrap();
+            assert_eq!(
+                answer_usage_of(&p, answer.as_bytes()).unwrap(),
+                answer_usage(&p, &tree),
+                "{answer}"
+            );
+        }
+        for bad in [
+            "",
+            "{",
+            r#"{"usage":{"prompt_tokens":1}"#,
+            "not json",
+            "{} {}",
+        ] {
+            assert!(answer_usage_of(&p, bad.as_bytes()).is_err(), "{bad}");
+        }
     }
 }

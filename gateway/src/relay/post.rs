@@ -539,9 +539,8 @@ async fn attempt(
         return sse::relay_stream(session, answer, relay, budget, trace, opts).await;
     }
     let bytes = read_answer(session, &mut answer, opts, trace).await?;
-    let value: serde_json::Value = serde_json::from_slice(&bytes)
+    let (usage, local_count) = openai::answer_usage_of(parsed, &bytes)
         .map_err(|e| UpstreamError::BadBody(format!("not JSON: {e}")))?;
-    let (usage, local_count) = openai::answer_usage(parsed, &value);
     let bytes = super::answer_check::checked(opts, trace, bytes)?;
     deliver(session, trace, answer.status, &answer.content_type, bytes).await;
     Ok(Outcome { usage, local_count })
