@@ -15,6 +15,7 @@ pub mod memory;
 pub mod metrics;
 pub mod relay;
 pub mod routing;
+pub mod sched;
 pub mod server;
 pub mod state;
 pub mod tasks;

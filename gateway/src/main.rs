@@ -201,6 +201,7 @@ fn main() -> anyhow::Result<()> {
             tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(1)
                 .thread_name("otel-export")
+                .on_thread_start(gateway::sched::background)
                 .enable_all()
                 .build()?,
         )
@@ -244,6 +245,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("control-plane-sync")
+        .on_thread_start(gateway::sched::background)
         .enable_all()
         .build()?;
     let _guard = rt.enter();

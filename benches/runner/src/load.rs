@@ -156,6 +156,15 @@ pub fn parse_oha(out: &str) -> anyhow::Result<Load> {
         .filter(|(code, _)| !code.starts_with('2') && !code.starts_with('3'))
         .map(|(_, n)| n)
         .sum();
+    if failed_status > 0 || !j.errors.is_empty() {
+        let mut kinds: Vec<String> = (j.statuses.iter())
+            .filter(|(code, _)| !code.starts_with('2') && !code.starts_with('3'))
+            .map(|(code, n)| format!("status {code}: {n}"))
+            .chain(j.errors.iter().map(|(e, n)| format!("{e}: {n}")))
+            .collect();
+        kinds.sort();
+        eprintln!("  oha errors: {}", kinds.join("; "));
+    }
     Ok(Load {
         requests: answered,
         errors: failed_status + j.errors.values().sum::<u64>(),

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::billing::Price;
 use crate::config::ChannelEntry;
@@ -124,19 +124,28 @@ impl Trace {
     }
 
     fn other(&self) -> String {
-        let mut o = json!({
-            "admin_info": {"use_channel": self.tried},
-            "request_path": self.endpoint,
-        });
-        if self.channel.as_ref().is_some_and(|c| c.keys.len() > 1) {
-            o["admin_info"]["multi_key_index"] = json!(self.key.index);
-        }
-        if let Some(frt) = self.frt_ms {
-            o["frt"] = json!(frt);
-        }
+        let mut o = Other {
+            admin_info: AdminInfo {
+                multi_key_index: self
+                    .channel
+                    .as_ref()
+                    .is_some_and(|c| c.keys.len() > 1)
+                    .then_some(self.key.index),
+                use_channel: &self.tried,
+            },
+            request_path: self.endpoint,
+            frt: self.frt_ms,
+            error_code: self.error_code,
+            client_disconnected: self.client_gone.then_some(true),
+            local_count_tokens: self.local_count.then_some(true),
+            playground: self.playground.then_some(true),
+            cache_tokens: Some(self.usage.cached_tokens).filter(|n| *n > 0),
+            cache_creation_tokens: Some(self.usage.cache_creation_tokens).filter(|n| *n > 0),
+            ..Other::default()
+        };
         if !self.upstream_model.is_empty() && self.upstream_model != self.model {
-            o["is_model_mapped"] = json!(true);
-            o["upstream_model_name"] = json!(self.upstream_model);
+            o.is_model_mapped = Some(true);
+            o.upstream_model_name = Some(&self.upstream_model);
         }
         match self.price {
             Some(Price::Ratio {
@@ -146,54 +155,36 @@ impl Trace {
                 cache_creation_ratio,
                 group_ratio,
             }) => {
-                o["model_ratio"] = json!(model_ratio);
-                o["completion_ratio"] = json!(completion_ratio);
-                o["cache_ratio"] = json!(cache_ratio);
+                o.model_ratio = Some(model_ratio);
+                o.completion_ratio = Some(completion_ratio);
+                o.cache_ratio = Some(cache_ratio);
                 if self.usage.cache_creation_tokens > 0 {
-                    o["cache_creation_ratio"] = json!(cache_creation_ratio);
+                    o.cache_creation_ratio = Some(cache_creation_ratio);
                 }
-                o["group_ratio"] = json!(group_ratio);
-                o["model_price"] = json!(-1);
+                o.group_ratio = Some(group_ratio);
+                o.model_price = Some(ModelPrice::ByRatio(-1));
             }
             Some(Price::Fixed { price, group_ratio }) => {
-                o["model_price"] = json!(price);
-                o["group_ratio"] = json!(group_ratio);
+                o.model_price = Some(ModelPrice::Fixed(price));
+                o.group_ratio = Some(group_ratio);
             }
             None => {}
-        }
-        if self.usage.cached_tokens > 0 {
-            o["cache_tokens"] = json!(self.usage.cached_tokens);
-        }
-        if self.usage.cache_creation_tokens > 0 {
-            o["cache_creation_tokens"] = json!(self.usage.cache_creation_tokens);
         }
         if let Some(ch) = &self.channel {
             let protocol = ch.spec.protocol_for(&self.upstream_model);
             if self.dialect.native_protocol() != protocol {
-                o["conversion"] = json!({
-                    "client": dialect_name(self.dialect),
-                    "provider": protocol_name(protocol),
+                o.conversion = Some(Conversion {
+                    client: dialect_name(self.dialect),
+                    provider: protocol_name(protocol),
                 });
             }
         }
-        if self.local_count {
-            o["local_count_tokens"] = json!(true);
-        }
-        if self.playground {
-            o["playground"] = json!(true);
-        }
-        if self.client_gone {
-            o["client_disconnected"] = json!(true);
-        }
-        if let Some(code) = self.error_code {
-            o["error_code"] = json!(code);
-        }
         // The console's log details show these two.
         if let Some(prompt) = &self.chat_prompt {
-            o["input_content"] = json!(prompt);
-            o["output_content"] = json!(self.chat_answer.as_deref().unwrap_or_default());
+            o.input_content = Some(prompt);
+            o.output_content = Some(self.chat_answer.as_deref().unwrap_or_default());
         }
-        o.to_string()
+        serde_json::to_string(&o).unwrap_or_default()
     }
 
     /// Emits the usage record and the request metrics.
@@ -305,6 +296,71 @@ impl Trace {
     }
 }
 
+/// A log row's `other`: what the console's log details show besides the columns. Fields
+/// are in alphabetical order, the order the control plane and the console have always seen.
+#[derive(Serialize, Default)]
+struct Other<'a> {
+    admin_info: AdminInfo<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_creation_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_creation_tokens: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_tokens: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    client_disconnected: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    completion_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conversion: Option<Conversion>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_code: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    frt: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_content: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    is_model_mapped: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    local_count_tokens: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model_price: Option<ModelPrice>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_content: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    playground: Option<bool>,
+    request_path: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upstream_model_name: Option<&'a str>,
+}
+
+#[derive(Serialize, Default)]
+struct AdminInfo<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multi_key_index: Option<u32>,
+    use_channel: &'a [i64],
+}
+
+#[derive(Serialize)]
+struct Conversion {
+    client: &'static str,
+    provider: &'static str,
+}
+
+/// `model_price`: the fixed price, or -1 for a model billed by ratio.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ModelPrice {
+    ByRatio(i64),
+    Fixed(f64),
+}
+
 impl Default for Trace {
     fn default() -> Self {
         Self::new()
@@ -333,5 +389,60 @@ fn protocol_name(p: adapters::provider::Protocol) -> &'static str {
         Protocol::Ollama => "ollama",
         Protocol::Cohere => "cohere",
         Protocol::Task => "task",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn other_is_the_sorted_object_the_console_reads() {
+        let mut t = Trace::new();
+        t.endpoint = "chat";
+        t.tried = vec![3, 7];
+        assert_eq!(
+            t.other(),
+            r#"{"admin_info":{"use_channel":[3,7]},"request_path":"chat"}"#
+        );
+        t.model = "gpt-4o".into();
+        t.upstream_model = "gpt-4o-2024".into();
+        t.frt_ms = Some(12);
+        t.price = Some(Price::Ratio {
+            model_ratio: 1.25,
+            completion_ratio: 4.0,
+            cache_ratio: 0.5,
+            cache_creation_ratio: 1.25,
+            group_ratio: 0.8,
+        });
+        t.usage.cached_tokens = 5;
+        t.usage.cache_creation_tokens = 2;
+        t.local_count = true;
+        t.client_gone = true;
+        t.playground = true;
+        t.error_code = Some("client_gone");
+        t.chat_prompt = Some("say \"hi\"".into());
+        assert_eq!(
+            t.other(),
+            concat!(
+                r#"{"admin_info":{"use_channel":[3,7]},"cache_creation_ratio":1.25,"#,
+                r#""cache_creation_tokens":2,"cache_ratio":0.5,"cache_tokens":5,"#,
+                r#""client_disconnected":true,"completion_ratio":4.0,"#,
+                r#""error_code":"client_gone","frt":12,"group_ratio":0.8,"#,
+                r#""input_content":"say \"hi\"","is_model_mapped":true,"#,
+                r#""local_count_tokens":true,"model_price":-1,"model_ratio":1.25,"#,
+                r#""output_content":"","playground":true,"request_path":"chat","#,
+                r#""upstream_model_name":"gpt-4o-2024"}"#
+            )
+        );
+        t.price = Some(Price::Fixed {
+            price: 0.02,
+            group_ratio: 1.0,
+        });
+        let other: serde_json::Value = serde_json::from_str(&t.other()).unwrap();
+        assert_eq!(other["model_price"], serde_json::json!(0.02));
+        assert_eq!(other["group_ratio"], serde_json::json!(1.0));
+        assert!(other.get("model_ratio").is_none());
     }
 }

@@ -116,8 +116,12 @@ impl JsonLinesSink {
             .open(path)?;
         let (tx, rx) = std::sync::mpsc::channel::<UsageRecord>();
         std::thread::Builder::new().name("usage-jsonl".into()).spawn(move || {
+            crate::sched::background();
             let mut out = std::io::BufWriter::new(file);
             while let Ok(first) = rx.recv() {
+                // Records of the next few milliseconds join this batch: sleeping rather than
+                // waiting on the queue spares the request path a wake-up per record.
+                std::thread::sleep(writer::COMMIT_EVERY);
                 let mut batch = vec![first];
                 batch.extend(rx.try_iter());
                 for record in batch {

@@ -103,6 +103,7 @@ pub fn spawn(spool: Arc<Spool>, capacity: usize, wake: Arc<Notify>) -> (Queue, W
     let spawned = std::thread::Builder::new()
         .name("usage-spool".into())
         .spawn(move || {
+            crate::sched::background();
             writer.run();
             let _ = done_tx.send(());
         });
