@@ -3,7 +3,6 @@
 //! process and all its descendants.
 
 use std::collections::HashMap;
-use std::ffi::OsString;
 use std::fs;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -29,11 +28,6 @@ pub struct Spec<'a> {
     pub env: Vec<(String, String)>,
     /// Pin to this CPU (`taskset -c`).
     pub cpu: Option<usize>,
-    /// Background work beside the load generator (`nice -n 10`): the gateway's control plane,
-    /// whose ingest comes in bursts that would otherwise delay the load generator and the
-    /// mock on the same CPU, and so show up in the gateway's latency. Its CPU is counted all
-    /// the same.
-    pub background: bool,
     /// stdout and stderr go here.
     pub log: &'a Path,
     pub cwd: Option<&'a Path>,
@@ -43,20 +37,14 @@ impl Child {
     pub fn start(spec: Spec<'_>) -> anyhow::Result<Child> {
         let log = fs::File::create(spec.log)
             .with_context(|| format!("creating {}", spec.log.display()))?;
-        let mut words: Vec<OsString> = Vec::new();
-        if spec.background {
-            words.extend(["nice", "-n", "10"].map(OsString::from));
-        }
-        if let Some(cpu) = spec.cpu {
-            words.extend([
-                OsString::from("taskset"),
-                "-c".into(),
-                cpu.to_string().into(),
-            ]);
-        }
-        words.push(spec.program.as_os_str().to_owned());
-        let mut cmd = Command::new(&words[0]);
-        cmd.args(&words[1..]);
+        let mut cmd = match spec.cpu {
+            Some(cpu) => {
+                let mut c = Command::new("taskset");
+                c.arg("-c").arg(cpu.to_string()).arg(spec.program);
+                c
+            }
+            None => Command::new(spec.program),
+        };
         cmd.args(&spec.args)
             .envs(spec.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::null())

@@ -309,7 +309,7 @@ pub fn render(r: &Results) -> String {
     }
     let _ = writeln!(
         out,
-        "- Pinning: the measured process tree alone on CPU {} (`taskset -c {}`); the load generator (wrk, oha or the runner's stream client), the mock provider and the gateway's control plane (at `nice -n 10`, so that its ingest bursts do not delay the load generator and the mock) on CPU {}.",
+        "- Pinning: the measured process tree alone on CPU {} (`taskset -c {}`); the load generator (wrk, oha or the runner's stream client), the mock provider and the gateway's control plane on CPU {}.",
         s.target_cpu, s.target_cpu, s.load_cpu
     );
     let _ = writeln!(

@@ -307,7 +307,6 @@ pub fn start_mock(env: &Env) -> anyhow::Result<(Child, String)> {
         args: vec!["--listen".into(), addr.clone()],
         env: vec![],
         cpu: Some(env.load_cpu),
-        background: false,
         log: &env.work.join("mock.log"),
         cwd: None,
     })?;
@@ -402,7 +401,6 @@ http {{
         ],
         env: vec![],
         cpu: Some(env.target_cpu),
-        background: false,
         log: &env.work.join("nginx.log"),
         cwd: None,
     })?;
@@ -433,7 +431,6 @@ pub fn start_floor(env: &Env, mock: &str) -> anyhow::Result<Target> {
         ],
         env: vec![],
         cpu: Some(env.target_cpu),
-        background: false,
         log: &env.work.join("pingora-floor.log"),
         cwd: None,
     })?;
@@ -514,7 +511,6 @@ pub fn start_litellm(env: &Env, mock: &str, venv: &Path) -> anyhow::Result<Targe
             ("DISABLE_SCHEMA_UPDATE".into(), "True".into()),
         ],
         cpu: Some(env.target_cpu),
-        background: false,
         log: &env.work.join("litellm.log"),
         cwd: Some(&dir),
     })?;
@@ -548,7 +544,6 @@ pub fn start_portkey(env: &Env, mock: &str, dir: &Path) -> anyhow::Result<Target
         ],
         env: vec![("NODE_ENV".into(), "production".into())],
         cpu: Some(env.target_cpu),
-        background: false,
         log: &env.work.join("portkey.log"),
         cwd: Some(dir),
     })?;

@@ -43,7 +43,6 @@ pub fn start_gateway_seeded<T>(
         ],
         env: vec![("RUST_LOG".into(), "warn".into())],
         cpu: Some(env.load_cpu),
-        background: true,
         log: &env.work.join(format!("control-plane{tag}.log")),
         cwd: None,
     })?;
@@ -105,7 +104,6 @@ pub fn start_gateway_seeded<T>(
         .collect(),
         env: vec![("RUST_LOG".into(), "warn".into())],
         cpu: Some(env.target_cpu),
-        background: false,
         log: &env.work.join(format!("gateway{tag}.log")),
         cwd: None,
     })?;
@@ -249,7 +247,6 @@ fn start_redis(env: &Env, tag: &str) -> anyhow::Result<Option<(Child, String)>> 
         ],
         env: vec![],
         cpu: Some(env.load_cpu),
-        background: false,
         log: &env.work.join(format!("redis{tag}.log")),
         cwd: None,
     })?;
