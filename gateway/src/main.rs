@@ -153,6 +153,7 @@ fn use_redis(
 }
 
 fn main() -> anyhow::Result<()> {
+    gateway::memory::no_transparent_huge_pages();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
