@@ -86,6 +86,12 @@ pub fn parse_wrk(out: &str) -> anyhow::Result<Load> {
         .find_map(|l| l.strip_prefix("WRK_JSON "))
         .context("wrk printed no summary")?;
     let j: WrkJson = serde_json::from_str(line).context("wrk summary")?;
+    if j.connect + j.read + j.write + j.status + j.timeout > 0 {
+        eprintln!(
+            "  wrk errors: connect {}, read {}, write {}, status {}, timeout {}",
+            j.connect, j.read, j.write, j.status, j.timeout
+        );
+    }
     Ok(Load {
         requests: j.requests,
         errors: j.connect + j.read + j.write + j.status + j.timeout,
