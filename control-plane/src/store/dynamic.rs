@@ -1,7 +1,7 @@
 //! Queries whose filters vary: static SQL fragments joined with numbered `$N` placeholders, which
 //! both PostgreSQL and SQLite accept (sqlx's `QueryBuilder` writes `?` for the `Any` driver,
-//! which PostgreSQL rejects). Only `&'static str` fragments are accepted, so values can only
-//! enter as bound parameters.
+//! which PostgreSQL rejects); batch statements on SQLite use `?` instead ([`DynQuery::batch`]).
+//! Only `&'static str` fragments are accepted, so values can only enter as bound parameters.
 
 use sqlx::any::AnyArguments;
 use sqlx::query::{Query, QueryAs};

@@ -289,15 +289,16 @@ pub fn answer_usage_of(
     if let Some(usage) = head.usage {
         top.insert("usage".to_owned(), serde_json::from_str(usage.get())?);
     }
-    if let Some(u) = usage_of(&Value::Object(top.clone()))
+    let mut top = Value::Object(top);
+    if let Some(u) = usage_of(&top)
         && (u.prompt_tokens > 0 || u.completion_tokens > 0)
     {
         return Ok((u, false));
     }
-    if let Some(choices) = head.choices {
-        top.insert("choices".to_owned(), serde_json::from_str(choices.get())?);
+    if let (Some(choices), Value::Object(fields)) = (head.choices, &mut top) {
+        fields.insert("choices".to_owned(), serde_json::from_str(choices.get())?);
     }
-    Ok(answer_usage(parsed, &Value::Object(top)))
+    Ok(answer_usage(parsed, &top))
 }
 
 #[cfg(test)]
