@@ -36,6 +36,8 @@ struct Inner {
     leases: Leases,
     /// Whether spending must stay within the leases (Redis configured and reachable).
     enforce_leases: bool,
+    /// Amounts of requests waiting for a grant, by subject (see [`Queued`]).
+    queued: HashMap<Subject, i64>,
 }
 
 impl Inner {
@@ -119,9 +121,10 @@ impl Carry {
             let wants: Vec<Want> = subjects
                 .into_iter()
                 .filter_map(|(subject, balance, outstanding)| {
+                    let queued = inner.queued.get(&subject).copied().unwrap_or(0);
                     inner
                         .leases
-                        .check(subject, outstanding, amount, balance, version)
+                        .check(subject, outstanding, amount, queued, balance, version)
                 })
                 .collect();
             if !wants.is_empty() {
@@ -156,6 +159,21 @@ impl Carry {
         }
         inner.add(user.id, token.id, extra);
         true
+    }
+
+    /// Notes a request of `amount` waiting for the grant of `wants`, until the answer dropped:
+    /// the wants of the requests after it ask for its amount too.
+    pub fn queue(&self, wants: &[Want], amount: i64) -> Queued<'_> {
+        let subjects: Vec<Subject> = wants.iter().map(|w| w.subject).collect();
+        let mut inner = self.lock();
+        for subject in &subjects {
+            *inner.queued.entry(*subject).or_default() += amount;
+        }
+        Queued {
+            carry: self,
+            subjects,
+            amount,
+        }
     }
 
     /// Redis granted these claims.
@@ -326,6 +344,30 @@ impl Carry {
     }
 }
 
+/// A request waiting for a grant (see [`Carry::queue`]); it stops waiting when dropped,
+/// answered or cancelled.
+#[must_use = "the request waits while this lives"]
+#[derive(Debug)]
+pub struct Queued<'a> {
+    carry: &'a Carry,
+    subjects: Vec<Subject>,
+    amount: i64,
+}
+
+impl Drop for Queued<'_> {
+    fn drop(&mut self) {
+        let mut inner = self.carry.lock();
+        for subject in &self.subjects {
+            if let Some(sum) = inner.queued.get_mut(subject) {
+                *sum -= self.amount;
+                if *sum <= 0 {
+                    inner.queued.remove(subject);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -374,6 +416,31 @@ mod tests {
         carry.apply(10, &last, &Fresh::all());
         assert_eq!(balances(&last), (950, 450));
         assert_eq!((carry.unreflected(), carry.user_total(1)), (0, 0));
+    }
+
+    #[test]
+    fn a_want_asks_for_the_requests_queued_before_it() {
+        let carry = Carry::default();
+        carry.enforce_leases(true);
+        let s = snapshot(1_000_000, 1_000_000);
+        let (user, token) = (&s.users[&1], &s.tokens[&token_index()]);
+        let first = carry.try_hold(user, token, 1, 10).unwrap_err();
+        assert_eq!(first.iter().map(|w| w.queued).collect::<Vec<_>>(), [0, 0]);
+        let waiting = carry.queue(&first, 10);
+        let second = carry.try_hold(user, token, 1, 30).unwrap_err();
+        assert_eq!(
+            second.iter().map(|w| w.queued).collect::<Vec<_>>(),
+            [10, 10]
+        );
+        let also = carry.queue(&second, 30);
+        drop(waiting);
+        let third = carry.try_hold(user, token, 1, 5).unwrap_err();
+        assert_eq!(third.iter().map(|w| w.queued).collect::<Vec<_>>(), [30, 30]);
+        drop(also);
+        assert!(
+            carry.lock().queued.is_empty(),
+            "nothing queued once answered"
+        );
     }
 
     #[test]

@@ -80,8 +80,9 @@ end
 ";
 
 /// KEYS: subjects, then the epoch key. ARGV: gateway, epoch candidate, grace (ms), then per
-/// subject the figure, its version, the least claim, the request's amount and the want's
-/// sequence number. Every subject is granted or none: {epoch, 1, claim, ample, ...}, or
+/// subject the figure, its version, the least claim, the request's amount, the amount queued
+/// behind it (granted as far as the balance goes) and the want's sequence number. Every
+/// subject is granted or none: {epoch, 1, claim, ample, ...}, or
 /// {epoch, 0, index, available} (marked to drain), or {epoch, 2, ms} (the epoch is younger
 /// than the grace: ask again in ms), or {epoch, 3} (a newer claim of this gateway is written).
 const GRANT: &str = r"
@@ -92,12 +93,13 @@ end
 local grants = {}
 for i = 1, #KEYS - 1 do
   local key = KEYS[i]
-  local base = 3 + 5 * (i - 1)
-  if not newest(key, ARGV[base + 5]) then
+  local base = 3 + 6 * (i - 1)
+  if not newest(key, ARGV[base + 6]) then
     return {tonumber(epoch), 3}
   end
   local balance = figure(key, ARGV[base + 1], ARGV[base + 2])
   local min, amount = tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
+  local queued = tonumber(ARGV[base + 5])
   local others, live = 0, 1
   local fields = redis.call('HGETALL', key)
   for j = 1, #fields, 2 do
@@ -118,17 +120,19 @@ for i = 1, #KEYS - 1 do
     redis.call('HSET', key, 'drain', int(now))
     return {tonumber(epoch), 0, i, balance - others}
   end
+  queued = math.min(queued, free)
+  free = free - queued
   local spare, ample = 0, 0
   if amount > 0 and free >= 64 * amount * live then
     spare = math.min(math.floor(free / (4 * live)), 16 * amount)
     ample = 1
   end
-  grants[i] = min + spare
+  grants[i] = min + queued + spare
   grants[#KEYS - 1 + i] = ample
 end
 local answer = {tonumber(epoch), 1}
 for i = 1, #KEYS - 1 do
-  local seq = ARGV[3 + 5 * i]
+  local seq = ARGV[3 + 6 * i]
   redis.call('HSET', KEYS[i], 'c:' .. gw, int(grants[i]), 's:' .. gw, int(now), 'n:' .. gw, seq)
   redis.call('PEXPIRE', KEYS[i], 86400000)
   answer[#answer + 1] = grants[i]
@@ -218,9 +222,9 @@ fn epoch_key() -> String {
     format!("{PREFIX}era")
 }
 
-/// Grant calls a request makes at most before it is refused. One is the rule; a request asks
-/// again when others of this gateway took the lease its grant grew (each such answer admitted
-/// one of them), so a burst of n requests on one gateway for a low balance needs up to n.
+/// Grant calls a request makes at most before it is refused. One is the rule: a want asks for
+/// the requests queued before it too, so the newest answer of a burst covers all of them. A
+/// request asks again when a request that came later took the lease its grant grew.
 const ATTEMPTS: u32 = 32;
 
 impl Fleet {
@@ -267,6 +271,7 @@ impl Fleet {
                 Err(Refused::Lease(wants)) => wants,
             };
             attempts += 1;
+            let _queued = self.carry.queue(&wants, amount);
             match tokio::time::timeout(self.budget, self.ask(&wants)).await {
                 Ok(Ok(Grant::Granted | Grant::Overtaken)) => {}
                 Ok(Ok(Grant::Wait(wait))) if waited < GRACE => {
@@ -335,6 +340,7 @@ impl Fleet {
                 .arg(want.version)
                 .arg(want.min)
                 .arg(want.amount)
+                .arg(want.queued)
                 .arg(want.seq);
         }
         call.key(epoch_key());
@@ -488,4 +494,127 @@ fn bad_answer(answer: &[i64]) -> redis::RedisError {
         "unexpected answer of the fleet budget script",
         format!("{answer:?}"),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::billing::test_support::{one_user, token_index};
+    use std::process::{Child, Command, Stdio};
+
+    /// A `redis-server` of this test's own (nothing kept on disk), killed when dropped.
+    struct PrivateRedis(Child, u16);
+
+    impl Drop for PrivateRedis {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    async fn private_redis() -> Option<PrivateRedis> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .ok()?
+            .local_addr()
+            .ok()?
+            .port();
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let redis = PrivateRedis(child, port);
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
+                return Some(redis);
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        None
+    }
+
+    fn metrics() -> FleetMetrics {
+        FleetMetrics {
+            redis_up: IntGauge::new("up", "up").unwrap(),
+            fallbacks: IntCounter::new("fallbacks", "fallbacks").unwrap(),
+            grants: IntCounter::new("grants", "grants").unwrap(),
+        }
+    }
+
+    /// A burst of `n` requests of `amount` on one gateway, all reserving at once; the
+    /// reservations that were made, and the grant calls.
+    async fn burst(quota: i64, n: usize, amount: i64) -> Option<(Vec<Reservation>, u64)> {
+        let Some(redis) = private_redis().await else {
+            eprintln!("SKIPPED: redis-server is not installed");
+            return None;
+        };
+        let carry = Arc::new(Carry::default());
+        let fleet = Fleet::new(
+            &format!("redis://127.0.0.1:{}/", redis.1),
+            "gw-test",
+            carry.clone(),
+            metrics(),
+            Duration::from_secs(5),
+        )
+        .unwrap();
+        fleet.sync_once(0).await.unwrap();
+        assert!(carry.leases_enforced());
+        let s = one_user(quota, 0, true);
+        let (user, token) = (s.users[&1].clone(), s.tokens[&token_index()].clone());
+        // The scripts are loaded in Redis by a first request, as on a gateway in service.
+        fleet
+            .reserve(&user, &token, 1, amount, "warm-up")
+            .await
+            .unwrap()
+            .refund();
+        let before = fleet.metrics.grants.get();
+        let calls = (0..n).map(|i| {
+            let (fleet, user, token) = (&fleet, &user, &token);
+            async move {
+                fleet
+                    .reserve(user, token, 1, amount, &format!("r{i}"))
+                    .await
+                    .ok()
+            }
+        });
+        let held: Vec<Reservation> = futures_util::future::join_all(calls)
+            .await
+            .into_iter()
+            .flatten()
+            .collect();
+        let grants = fleet.metrics.grants.get() - before;
+        drop(redis);
+        Some((held, grants))
+    }
+
+    #[tokio::test]
+    async fn a_burst_with_an_ample_balance_is_admitted_whole() {
+        let Some((held, grants)) = burst(1_000_000_000, 1000, 1000).await else {
+            return;
+        };
+        assert_eq!(held.len(), 1000, "every request of the burst is admitted");
+        // One call each at most (the newest answer covers every request queued before it),
+        // with a few asking again after a later request took their grant.
+        assert!(grants <= 1100, "{grants} grant calls for a burst of 1000");
+        for r in held {
+            r.refund();
+        }
+    }
+
+    #[tokio::test]
+    async fn a_burst_past_a_low_balance_admits_exactly_what_it_covers() {
+        let Some((held, _)) = burst(10 * 1000, 100, 1000).await else {
+            return;
+        };
+        assert_eq!(held.len(), 10, "exactly ten of a hundred");
+        for r in held {
+            r.refund();
+        }
+    }
 }

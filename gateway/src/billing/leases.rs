@@ -52,13 +52,17 @@ pub struct Lease {
 }
 
 /// A claim to ask Redis for: at least `min` (the outstanding amount with the new request),
-/// more as spare when the balance is ample.
+/// then as much of `queued` as the balance has (other requests of this gateway waiting for
+/// the same lease, so that one answer admits the whole burst), and more as spare when the
+/// balance is ample.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Want {
     pub subject: Subject,
     pub min: i64,
     /// The request's amount (sizes the spare).
     pub amount: i64,
+    /// The amounts of this gateway's other requests waiting for a grant of the subject.
+    pub queued: i64,
     pub balance: i64,
     pub version: u64,
     /// Orders this claim among this gateway's writes (Redis keeps the newest).
@@ -106,13 +110,15 @@ impl Leases {
         self.seq
     }
 
-    /// Whether `outstanding + amount` fits the lease of `subject`; otherwise what to ask for.
-    /// `balance`/`version` are the control plane's figure in the request's snapshot.
+    /// Whether `outstanding + amount` fits the lease of `subject`; otherwise what to ask for,
+    /// with `queued` waiting besides. `balance`/`version` are the control plane's figure in
+    /// the request's snapshot.
     pub fn check(
         &mut self,
         subject: Subject,
         outstanding: i64,
         amount: i64,
+        queued: i64,
         balance: i64,
         version: u64,
     ) -> Option<Want> {
@@ -122,6 +128,7 @@ impl Leases {
             subject,
             min,
             amount,
+            queued: queued.max(0),
             balance,
             version,
             seq: self.next_seq(),
@@ -316,14 +323,14 @@ mod tests {
     #[test]
     fn spending_within_the_lease_needs_no_claim() {
         let mut leases = Leases::default();
-        let want = leases.check(U, 0, 10, 100, 3);
+        let want = leases.check(U, 0, 10, 0, 100, 3);
         assert_eq!(
             want.map(|w| (w.subject, w.min, w.amount, w.balance, w.version)),
             Some((U, 10, 10, 100, 3))
         );
         grant(&mut leases, U, 40, true, 100);
-        assert_eq!(leases.check(U, 10, 30, 100, 3), None);
-        assert!(leases.check(U, 10, 31, 100, 3).is_some());
+        assert_eq!(leases.check(U, 10, 30, 0, 100, 3), None);
+        assert!(leases.check(U, 10, 31, 0, 100, 3).is_some());
     }
 
     #[test]
@@ -393,19 +400,19 @@ mod tests {
         let mut leases = Leases::default();
         grant(&mut leases, U, 50, false, 60);
         // A want is stamped and sent; before its answer, the lease is trimmed here.
-        let want = leases.check(U, 50, 10, 60, 3);
+        let want = leases.check(U, 50, 10, 0, 60, 3);
         let seq = want.map_or(0, |w| w.seq);
         leases.trim(&[U], |_| 20);
         leases.granted(U, 60, false, 60, 3, seq);
         assert_eq!(leases.get(U).map(|l| l.claimed), Some(20));
         // Of two answers, the newer want's stands whatever order they are taken in.
-        let first = leases.check(U, 20, 10, 60, 3).map_or(0, |w| w.seq);
-        let second = leases.check(U, 20, 20, 60, 3).map_or(0, |w| w.seq);
+        let first = leases.check(U, 20, 10, 0, 60, 3).map_or(0, |w| w.seq);
+        let second = leases.check(U, 20, 20, 0, 60, 3).map_or(0, |w| w.seq);
         leases.granted(U, 40, false, 60, 3, second);
         leases.granted(U, 30, false, 60, 3, first);
         assert_eq!(leases.get(U).map(|l| l.claimed), Some(40));
         // A lease forgotten at zero does not come back with a late answer.
-        let late = leases.check(U, 40, 10, 60, 3).map_or(0, |w| w.seq);
+        let late = leases.check(U, 40, 10, 0, 60, 3).map_or(0, |w| w.seq);
         leases.trim(&[U], |_| 0);
         let claims = leases.take_dirty();
         assert!(claims.iter().all(|c| c.seq > late));
