@@ -439,9 +439,167 @@ async fn dashboard_rollups(app: &TestApp) {
     .assert_rejected("the time range cannot be longer than 30 days");
 }
 
+/// Counts and totals over long ranges (read from the hourly roll-up on PostgreSQL) equal those
+/// of the rows themselves, after inserts (one statement of many rows, redeliveries that insert
+/// nothing, single events), retention and months dropped whole.
+async fn long_ranges_count_every_row(app: &TestApp) {
+    use control_plane::store::log_rollup;
+    use control_plane::store::logs::{LogFilter, delete_before, list, prepare_months, stats};
+    const DAY: i64 = 86_400;
+    let db = app.db();
+    let pg = db.kind == control_plane::store::DbKind::Postgres;
+    let now = control_plane::store::now();
+    prepare_months(db, now - 80 * DAY).await.unwrap();
+    prepare_months(db, now - 40 * DAY).await.unwrap();
+    // Rows on and around hour boundaries, over 70 days, of three types.
+    let hour = now / 3600 * 3600;
+    let mut ages: Vec<i64> = (0..70).map(|d| d * DAY + 17).collect();
+    for h in [1, 2, 3, 5, 30] {
+        let edge = now - (hour - h * 3600);
+        ages.extend([edge - 1, edge, edge + 1]);
+    }
+    ages.extend([0, 1, 59, 3599, 3600, 3601]);
+    let mut insert = String::from(
+        "INSERT INTO logs (user_id, created_at, type, quota, prompt_tokens, completion_tokens, request_id) VALUES ",
+    );
+    for (i, age) in ages.iter().enumerate() {
+        let kind = [2, 2, 6, 1][i % 4];
+        if i > 0 {
+            insert.push_str(", ");
+        }
+        insert.push_str(&format!(
+            "(1, {}, {kind}, {}, {}, {}, 'long-{i}')",
+            now - age,
+            10 + i,
+            100 + i,
+            1000 + i
+        ));
+    }
+    sqlx::query(sqlx::AssertSqlSafe(insert.clone()))
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    // Redelivered: nothing is inserted, nothing is counted twice.
+    let redelivered = format!("{insert} ON CONFLICT DO NOTHING");
+    sqlx::query(sqlx::AssertSqlSafe(redelivered))
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    control_plane::store::logs::insert_event(
+        &db.pool,
+        control_plane::store::logs::EventLog {
+            user_id: 1,
+            username: "root",
+            kind: control_plane::store::logs::LogType::Topup,
+            content: "top-up".into(),
+            quota: 500,
+        },
+    )
+    .await
+    .unwrap();
+
+    let check = |label: &'static str| async move {
+        let ranges = [
+            (Some(now - 7 * DAY), None),
+            (Some(now - 7 * DAY), Some(now + 3600)),
+            (Some(now - 30 * DAY - 1), Some(now - 2 * DAY + 5)),
+            (Some(now - 65 * DAY), Some(now)),
+            (Some(now - 2 * 3600), None),
+            (Some(hour - 5 * 3600), Some(hour - 1)),
+        ];
+        for (start, end) in ranges {
+            for kind in [None, Some(2), Some(6), Some(1)] {
+                let f = LogFilter {
+                    start,
+                    end,
+                    kind,
+                    ..LogFilter::default()
+                };
+                let mut sql = String::from(
+                    "SELECT COUNT(*), CAST(COALESCE(SUM(quota), 0) AS BIGINT), \
+                     CAST(COALESCE(SUM(prompt_tokens), 0) AS BIGINT), \
+                     CAST(COALESCE(SUM(completion_tokens), 0) AS BIGINT) FROM logs WHERE created_at >= $1",
+                );
+                if let Some(e) = end {
+                    sql.push_str(&format!(" AND created_at <= {e}"));
+                }
+                let raw = |k: i64| {
+                    let sql = format!("{sql} AND type = {k}");
+                    async move {
+                        sqlx::query_as::<_, (i64, i64, i64, i64)>(sqlx::AssertSqlSafe(sql))
+                            .bind(start.unwrap())
+                            .fetch_one(&db.pool)
+                            .await
+                            .unwrap()
+                    }
+                };
+                let all: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql.replacen(
+                    "SELECT COUNT(*), CAST(COALESCE(SUM(quota), 0) AS BIGINT), \
+                     CAST(COALESCE(SUM(prompt_tokens), 0) AS BIGINT), \
+                     CAST(COALESCE(SUM(completion_tokens), 0) AS BIGINT)",
+                    "SELECT COUNT(*)",
+                    1,
+                )))
+                .bind(start.unwrap())
+                .fetch_one(&db.pool)
+                .await
+                .unwrap();
+                let expected = match kind {
+                    Some(k) => raw(k).await.0,
+                    None => all,
+                };
+                let (_, total) = list(db, &f, 0, 5).await.unwrap();
+                assert_eq!(
+                    total, expected,
+                    "{label}: count of {start:?}..{end:?} type {kind:?}"
+                );
+                let t = stats(db, &f, now).await.unwrap();
+                let consumed = raw(2).await;
+                assert_eq!(
+                    (t.requests, t.quota, t.prompt_tokens, t.completion_tokens),
+                    consumed,
+                    "{label}: totals of {start:?}..{end:?}"
+                );
+            }
+        }
+        if pg {
+            let week = LogFilter {
+                start: Some(now - 7 * DAY),
+                ..LogFilter::default()
+            };
+            assert!(
+                log_rollup::sums(db, &week, None, now)
+                    .await
+                    .unwrap()
+                    .is_some(),
+                "a week of all users is read from the roll-up"
+            );
+        }
+    };
+    check("after inserts").await;
+    assert!(delete_before(db, now - 50 * DAY).await.unwrap() > 0);
+    check("after retention").await;
+    // Deleting inside the current month removes rows one by one.
+    assert!(delete_before(db, now - 10 * DAY - 3).await.unwrap() > 0);
+    check("after deleting within a month").await;
+    if pg {
+        let drift: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM (SELECT created_at - created_at % 3600 AS hour, type, COUNT(*) AS n \
+             FROM logs GROUP BY 1, 2) AS raw FULL JOIN (SELECT hour, type, SUM(requests) AS n \
+             FROM logs_hourly GROUP BY 1, 2 HAVING SUM(requests) <> 0) AS rolled \
+             USING (hour, type) WHERE raw.n IS DISTINCT FROM rolled.n",
+        )
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+        assert_eq!(drift, 0, "the roll-up holds every hour of the rows exactly");
+    }
+}
+
 on_both_backends!(
     logs_filters_views_and_stats,
     retention_deletes_old_logs,
     old_months_are_dropped_whole,
-    dashboard_rollups
+    dashboard_rollups,
+    long_ranges_count_every_row
 );

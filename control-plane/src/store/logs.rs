@@ -134,9 +134,16 @@ pub async fn list(
     limit: i64,
 ) -> Result<(Vec<LogRecord>, i64), sqlx::Error> {
     use sqlx::Row;
-    let mut count = super::dynamic::DynQuery::new("SELECT COUNT(*) AS n FROM logs l WHERE 1 = 1");
-    push_log_filter(&mut count, f);
-    let total: i64 = count.build().fetch_one(&db.pool).await?.try_get("n")?;
+    let kind = f.kind.filter(|k| *k != 0);
+    let total = match super::log_rollup::sums(db, f, kind, now()).await? {
+        Some(sums) => sums.requests,
+        None => {
+            let mut count =
+                super::dynamic::DynQuery::new("SELECT COUNT(*) AS n FROM logs l WHERE 1 = 1");
+            push_log_filter(&mut count, f);
+            count.build().fetch_one(&db.pool).await?.try_get("n")?
+        }
+    };
     let mut page = super::dynamic::DynQuery::new(
         "SELECT l.id, l.user_id, l.created_at, l.type, l.content, l.username, l.token_name, \
          l.model_name, l.quota, l.prompt_tokens, l.completion_tokens, l.use_time, l.is_stream, \
@@ -169,24 +176,36 @@ pub struct LogTotals {
 pub async fn stats(db: &super::Db, f: &LogFilter, now: i64) -> Result<LogTotals, sqlx::Error> {
     use sqlx::Row;
     let sums = |q: &mut super::dynamic::DynQuery, f: &LogFilter| push_log_filter(q, f);
-    let mut all = super::dynamic::DynQuery::new(
-        "SELECT CAST(COALESCE(SUM(l.quota), 0) AS BIGINT) AS q, COUNT(*) AS r, \
-         CAST(COALESCE(SUM(l.prompt_tokens), 0) AS BIGINT) AS p, \
-         CAST(COALESCE(SUM(l.completion_tokens), 0) AS BIGINT) AS c \
-         FROM logs l WHERE l.type = 2",
-    );
     let consume = LogFilter {
         kind: None,
         ..f.clone()
     };
-    sums(&mut all, &consume);
-    let row = all.build().fetch_one(&db.pool).await?;
-    let mut totals = LogTotals {
-        quota: row.try_get("q")?,
-        requests: row.try_get("r")?,
-        prompt_tokens: row.try_get("p")?,
-        completion_tokens: row.try_get("c")?,
-        ..LogTotals::default()
+    let consumed = LogType::Consume as i64;
+    let mut totals = match super::log_rollup::sums(db, &consume, Some(consumed), now).await? {
+        Some(s) => LogTotals {
+            quota: s.quota,
+            requests: s.requests,
+            prompt_tokens: s.prompt_tokens,
+            completion_tokens: s.completion_tokens,
+            ..LogTotals::default()
+        },
+        None => {
+            let mut all = super::dynamic::DynQuery::new(
+                "SELECT CAST(COALESCE(SUM(l.quota), 0) AS BIGINT) AS q, COUNT(*) AS r, \
+                 CAST(COALESCE(SUM(l.prompt_tokens), 0) AS BIGINT) AS p, \
+                 CAST(COALESCE(SUM(l.completion_tokens), 0) AS BIGINT) AS c \
+                 FROM logs l WHERE l.type = 2",
+            );
+            sums(&mut all, &consume);
+            let row = all.build().fetch_one(&db.pool).await?;
+            LogTotals {
+                quota: row.try_get("q")?,
+                requests: row.try_get("r")?,
+                prompt_tokens: row.try_get("p")?,
+                completion_tokens: row.try_get("c")?,
+                ..LogTotals::default()
+            }
+        }
     };
     match f.start.filter(|s| *s > 0) {
         Some(start) => {

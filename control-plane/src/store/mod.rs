@@ -8,6 +8,7 @@ pub mod checkins;
 pub mod config_changes;
 pub mod dynamic;
 pub mod job_leases;
+pub mod log_rollup;
 pub mod logs;
 pub mod notices;
 pub mod options;

@@ -106,7 +106,10 @@ impl MediaKind {
 
 /// OpenAI paths new-api registers but does not implement (reference §1.1): they answer 501.
 pub fn not_implemented(method: &http::Method, path: &str) -> bool {
-    let under = |prefix: &str| path == prefix || path.starts_with(&format!("{prefix}/"));
+    let under = |prefix: &str| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
     (*method == http::Method::POST && path == "/v1/images/variations")
         || under("/v1/files")
         || under("/v1/fine-tunes")
