@@ -13,6 +13,71 @@ const IDLE_GOAL_MIB: f64 = 40.0;
 const TOKENS_RSS_GOAL_MIB: f64 = 40.0;
 const TOKENS_THROUGHPUT_GOAL: f64 = 0.95;
 const PROPAGATION_P99_GOAL_MS: f64 = 100.0;
+const OPEN_LOOP_ADDED_GOAL_MS: f64 = 0.4;
+const CONTROL_PLANE_GOAL_US: f64 = 8.0;
+
+/// The open loop's p99 the gateway adds to the mock's own (`gateway_p99`), at the same rate.
+pub fn open_loop_added(r: &Results, gateway_p99: f64) -> Option<Headline> {
+    let of = |k: Kind| {
+        r.open
+            .iter()
+            .find(|p| p.target == k)
+            .map(|p| p.med(|x| x.p99_ms))
+    };
+    let mock = of(Kind::Mock)?;
+    let added = gateway_p99 - mock;
+    let floor = of(Kind::Floor)
+        .map(|fl| format!(" (pingora floor: +{} ms)", f(fl - mock, 3)))
+        .unwrap_or_default();
+    Some(Headline {
+        what: "open-loop p99, gateway − mock direct, same rate".into(),
+        goal: format!("≤ {OPEN_LOOP_ADDED_GOAL_MS} ms"),
+        measured: format!(
+            "{} − {} = {} ms{floor}",
+            f(gateway_p99, 3),
+            f(mock, 3),
+            f(added, 3)
+        ),
+        verdict: verdict(
+            added,
+            added <= OPEN_LOOP_ADDED_GOAL_MS,
+            format!("+{} ms", f(added - OPEN_LOOP_ADDED_GOAL_MS, 3)),
+        ),
+    })
+}
+
+/// The control plane's CPU per request the gateway relayed (ingest and config pushes), in the
+/// non-stream closed loop at `c`.
+pub fn control_plane_cpu(r: &Results, c: usize) -> Option<Headline> {
+    let p = r.closed(Kind::Gateway, "non-stream chat", c)?;
+    let us = p.med(|x| x.control_plane_us_per_req.unwrap_or(f64::NAN));
+    Some(Headline {
+        what: format!("control-plane CPU per relayed request, non-stream, c={c}"),
+        goal: format!("≤ {CONTROL_PLANE_GOAL_US} µs"),
+        measured: format!("{} µs", f(us, 1)),
+        verdict: verdict(
+            us,
+            us <= CONTROL_PLANE_GOAL_US,
+            format!("{} × the goal", f(us / CONTROL_PLANE_GOAL_US, 2)),
+        ),
+    })
+}
+
+/// Time to the first event of thousands of streams at once: the gateway against the floor.
+pub fn streams_ttfb(r: &Results) -> Option<Headline> {
+    let of = |k: Kind| r.streams.iter().find(|s| s.target == k);
+    let (g, fl) = (of(Kind::Gateway)?, of(Kind::Floor)?);
+    let (gt, ft) = (g.streams.ttfb_p50_ms, fl.streams.ttfb_p50_ms);
+    Some(Headline {
+        what: format!(
+            "streams at scale ({} open): time to first event p50, gateway vs pingora floor",
+            g.streams.peak_open
+        ),
+        goal: "≤ floor".into(),
+        measured: format!("{} vs {} ms", f(gt, 2), f(ft, 2)),
+        verdict: verdict(gt, gt <= ft, format!("{} × the floor", f(gt / ft, 2))),
+    })
+}
 
 /// `100000` as `100 000`.
 pub fn grouped(n: usize) -> String {
