@@ -467,7 +467,6 @@ pub fn render(r: &Results) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::Settings;
 
     fn point(target: Kind, workload: &'static str, cpu_us: f64) -> Point {
         let run = Run {
@@ -493,39 +492,13 @@ mod tests {
 
     #[test]
     fn conversion_is_reported_against_the_same_dialect_gateway() {
-        let settings = Settings {
-            quick: true,
-            seconds: 2,
-            runs: 1,
-            concurrency: vec![50],
-            rate: 5000,
-            in_flight: 1000,
-            streams: 1000,
-            stream_chunks: 6,
-            stream_delay_ms: 500,
-            target_cpu: 1,
-            load_cpu: 0,
-        };
-        let r = Results {
-            started_utc: "2026-11-24T00:00:00Z".into(),
-            finished_utc: String::new(),
-            machine: vec![],
-            settings,
-            targets: vec![],
-            notes: vec![],
-            closed: vec![
-                point(Kind::Gateway, CHAT, 40.0),
-                point(Kind::GatewayConverted, CHAT, 48.0),
-                point(Kind::Gateway, STREAM, 60.0),
-                point(Kind::GatewayConverted, STREAM, 112.0),
-            ],
-            open: vec![],
-            in_flight: vec![],
-            streams: vec![],
-            idle: vec![],
-            body16k: vec![],
-            scale: None,
-        };
+        let mut r = Results::empty_quick_run();
+        r.closed = vec![
+            point(Kind::Gateway, CHAT, 40.0),
+            point(Kind::GatewayConverted, CHAT, 48.0),
+            point(Kind::Gateway, STREAM, 60.0),
+            point(Kind::GatewayConverted, STREAM, 112.0),
+        ];
         let h = conversion(&r, 50);
         assert_eq!(h.len(), 2);
         assert!(h[0].measured.ends_with("= 8.0 µs"), "{}", h[0].measured);
@@ -538,19 +511,6 @@ mod tests {
 
     #[test]
     fn hot_path_rows_are_judged_against_issue_21() {
-        let settings = Settings {
-            quick: true,
-            seconds: 2,
-            runs: 1,
-            concurrency: vec![50],
-            rate: 5000,
-            in_flight: 1000,
-            streams: 1000,
-            stream_chunks: 6,
-            stream_delay_ms: 500,
-            target_cpu: 1,
-            load_cpu: 0,
-        };
         let open = |target: Kind, p99_ms: f64| {
             let mut p = point(target, CHAT, 30.0);
             p.rate = Some(5000);
@@ -559,30 +519,18 @@ mod tests {
         };
         let mut gateway = point(Kind::Gateway, CHAT, 36.0);
         gateway.runs[0].control_plane_us_per_req = Some(6.5);
-        let r = Results {
-            started_utc: "2026-11-29T00:00:00Z".into(),
-            finished_utc: String::new(),
-            machine: vec![],
-            settings,
-            targets: vec![],
-            notes: vec![],
-            closed: vec![
-                gateway,
-                point(Kind::Floor, CHAT, 30.0),
-                point(Kind::Gateway, STREAM, 110.0),
-                point(Kind::Floor, STREAM, 100.0),
-            ],
-            open: vec![
-                open(Kind::Mock, 1.0),
-                open(Kind::Floor, 1.5),
-                open(Kind::Gateway, 1.9),
-            ],
-            in_flight: vec![],
-            streams: vec![],
-            idle: vec![],
-            body16k: vec![],
-            scale: None,
-        };
+        let mut r = Results::empty_quick_run();
+        r.closed = vec![
+            gateway,
+            point(Kind::Floor, CHAT, 30.0),
+            point(Kind::Gateway, STREAM, 110.0),
+            point(Kind::Floor, STREAM, 100.0),
+        ];
+        r.open = vec![
+            open(Kind::Mock, 1.0),
+            open(Kind::Floor, 1.5),
+            open(Kind::Gateway, 1.9),
+        ];
         let h = headlines(&r, 50);
         let row = |what: &str| {
             h.iter()

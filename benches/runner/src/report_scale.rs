@@ -395,7 +395,7 @@ pub fn scale_section(out: &mut String, r: &Results) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{IdleRss, Propagation, Run, Settings};
+    use crate::results::{IdleRss, Propagation, Run};
 
     fn point(label: &str, tokens: usize, churn: bool, rps: f64, cpu: f64) -> ScalePoint {
         let run = Run {
@@ -421,19 +421,6 @@ mod tests {
 
     #[test]
     fn scale_figures_are_judged_against_the_issue() {
-        let settings = Settings {
-            quick: true,
-            seconds: 2,
-            runs: 1,
-            concurrency: vec![50],
-            rate: 5000,
-            in_flight: 1000,
-            streams: 1000,
-            stream_chunks: 6,
-            stream_delay_ms: 500,
-            target_cpu: 1,
-            load_cpu: 0,
-        };
         let scale = Scale {
             tokens: 100_000,
             setup_seconds: 20.0,
@@ -465,25 +452,13 @@ mod tests {
                 after_api_p99_ms: 105.0,
             }),
         };
-        let r = Results {
-            started_utc: "2026-11-28T00:00:00Z".into(),
-            finished_utc: String::new(),
-            machine: vec![],
-            settings,
-            targets: vec![],
-            notes: vec![],
-            closed: vec![],
-            open: vec![],
-            in_flight: vec![],
-            streams: vec![],
-            idle: vec![IdleRss {
-                target: Kind::Gateway,
-                rss_kib: 30 * 1024,
-                ready_seconds: Some(0.2),
-            }],
-            body16k: vec![],
-            scale: Some(scale),
-        };
+        let mut r = Results::empty_quick_run();
+        r.idle = vec![IdleRss {
+            target: Kind::Gateway,
+            rss_kib: 30 * 1024,
+            ready_seconds: Some(0.2),
+        }];
+        r.scale = Some(scale);
         let h = headlines(&r);
         assert_eq!(h.len(), 5);
         assert_eq!(h[0].verdict, "**met**");

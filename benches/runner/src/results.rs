@@ -225,6 +225,38 @@ pub struct Results {
 }
 
 impl Results {
+    /// A quick run's settings and nothing measured yet (the report's tests fill in points).
+    #[cfg(test)]
+    pub fn empty_quick_run() -> Results {
+        Results {
+            started_utc: "2026-11-29T00:00:00Z".into(),
+            finished_utc: String::new(),
+            machine: vec![],
+            settings: Settings {
+                quick: true,
+                seconds: 2,
+                runs: 1,
+                concurrency: vec![50],
+                rate: 5000,
+                in_flight: 1000,
+                streams: 1000,
+                stream_chunks: 6,
+                stream_delay_ms: 500,
+                target_cpu: 1,
+                load_cpu: 0,
+            },
+            targets: vec![],
+            notes: vec![],
+            closed: vec![],
+            open: vec![],
+            in_flight: vec![],
+            streams: vec![],
+            idle: vec![],
+            body16k: vec![],
+            scale: None,
+        }
+    }
+
     /// The closed-loop point of `target` for `workload` at `conns`.
     pub fn closed(&self, target: Kind, workload: &str, conns: usize) -> Option<&Point> {
         self.closed
