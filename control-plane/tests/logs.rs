@@ -593,6 +593,13 @@ async fn long_ranges_count_every_row(app: &TestApp) {
         .await
         .unwrap();
         assert_eq!(drift, 0, "the roll-up holds every hour of the rows exactly");
+        let changed = sqlx::query("UPDATE logs SET quota = quota + 1 WHERE request_id = 'long-0'")
+            .execute(&db.pool)
+            .await;
+        assert!(
+            changed.is_err(),
+            "a rolled-up figure of a row cannot change behind the roll-up"
+        );
     }
 }
 

@@ -16,26 +16,16 @@ CREATE TABLE logs_hourly (
     PRIMARY KEY (hour, type, shard)
 );
 
-CREATE FUNCTION logs_hourly_added() RETURNS TRIGGER LANGUAGE plpgsql AS $$
+-- Adds the rows a statement inserted (or takes away those it deleted): both triggers name their
+-- transition table `changed`.
+CREATE FUNCTION logs_hourly_changed() RETURNS TRIGGER LANGUAGE plpgsql AS $$
+DECLARE
+    sign BIGINT := CASE TG_OP WHEN 'DELETE' THEN -1 ELSE 1 END;
 BEGIN
     INSERT INTO logs_hourly AS h (hour, type, shard, requests, quota, prompt_tokens, completion_tokens)
     SELECT created_at - (created_at % 3600 + 3600) % 3600, type, pg_backend_pid() % 16,
-           COUNT(*), SUM(quota), SUM(prompt_tokens), SUM(completion_tokens)
-    FROM added GROUP BY 1, 2
-    ON CONFLICT (hour, type, shard) DO UPDATE SET
-        requests = h.requests + EXCLUDED.requests,
-        quota = h.quota + EXCLUDED.quota,
-        prompt_tokens = h.prompt_tokens + EXCLUDED.prompt_tokens,
-        completion_tokens = h.completion_tokens + EXCLUDED.completion_tokens;
-    RETURN NULL;
-END $$;
-
-CREATE FUNCTION logs_hourly_removed() RETURNS TRIGGER LANGUAGE plpgsql AS $$
-BEGIN
-    INSERT INTO logs_hourly AS h (hour, type, shard, requests, quota, prompt_tokens, completion_tokens)
-    SELECT created_at - (created_at % 3600 + 3600) % 3600, type, pg_backend_pid() % 16,
-           -COUNT(*), -SUM(quota), -SUM(prompt_tokens), -SUM(completion_tokens)
-    FROM removed GROUP BY 1, 2
+           sign * COUNT(*), sign * SUM(quota), sign * SUM(prompt_tokens), sign * SUM(completion_tokens)
+    FROM changed GROUP BY 1, 2
     ON CONFLICT (hour, type, shard) DO UPDATE SET
         requests = h.requests + EXCLUDED.requests,
         quota = h.quota + EXCLUDED.quota,
@@ -45,9 +35,9 @@ BEGIN
 END $$;
 
 CREATE TRIGGER logs_hourly_insert AFTER INSERT ON logs
-    REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION logs_hourly_added();
+    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION logs_hourly_changed();
 CREATE TRIGGER logs_hourly_delete AFTER DELETE ON logs
-    REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION logs_hourly_removed();
+    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION logs_hourly_changed();
 
 -- A row's hour or figures never change after it is written; an UPDATE would go unnoticed, so
 -- none is allowed to touch them.
