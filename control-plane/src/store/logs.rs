@@ -181,14 +181,8 @@ pub async fn stats(db: &super::Db, f: &LogFilter, now: i64) -> Result<LogTotals,
         ..f.clone()
     };
     let consumed = LogType::Consume as i64;
-    let mut totals = match super::log_rollup::sums(db, &consume, Some(consumed), now).await? {
-        Some(s) => LogTotals {
-            quota: s.quota,
-            requests: s.requests,
-            prompt_tokens: s.prompt_tokens,
-            completion_tokens: s.completion_tokens,
-            ..LogTotals::default()
-        },
+    let s = match super::log_rollup::sums(db, &consume, Some(consumed), now).await? {
+        Some(s) => s,
         None => {
             let mut all = super::dynamic::DynQuery::new(
                 "SELECT CAST(COALESCE(SUM(l.quota), 0) AS BIGINT) AS q, COUNT(*) AS r, \
@@ -198,14 +192,20 @@ pub async fn stats(db: &super::Db, f: &LogFilter, now: i64) -> Result<LogTotals,
             );
             sums(&mut all, &consume);
             let row = all.build().fetch_one(&db.pool).await?;
-            LogTotals {
-                quota: row.try_get("q")?,
+            super::log_rollup::Sums {
                 requests: row.try_get("r")?,
+                quota: row.try_get("q")?,
                 prompt_tokens: row.try_get("p")?,
                 completion_tokens: row.try_get("c")?,
-                ..LogTotals::default()
             }
         }
+    };
+    let mut totals = LogTotals {
+        quota: s.quota,
+        requests: s.requests,
+        prompt_tokens: s.prompt_tokens,
+        completion_tokens: s.completion_tokens,
+        ..LogTotals::default()
     };
     match f.start.filter(|s| *s > 0) {
         Some(start) => {

@@ -161,8 +161,8 @@ impl Carry {
         true
     }
 
-    /// Notes a request of `amount` waiting for the grant of `wants`, until the answer dropped:
-    /// the wants of the requests after it ask for its amount too.
+    /// Notes a request of `amount` waiting for the grant of `wants`, until the returned guard
+    /// is dropped: the wants of the requests after it ask for its amount too.
     pub fn queue(&self, wants: &[Want], amount: i64) -> Queued<'_> {
         let subjects: Vec<Subject> = wants.iter().map(|w| w.subject).collect();
         let mut inner = self.lock();
