@@ -106,26 +106,15 @@ impl Snapshot {
         fresh: &mut Fresh,
     ) -> Result<Snapshot, ConfigError> {
         let mut tokens = self.tokens.clone();
-        let mut token_keys = self.token_keys.clone();
         // A token named twice is what it is named last.
         let upserts: BTreeMap<i64, &pb::Token> =
             d.upsert_tokens.iter().map(|t| (t.id, t)).collect();
         // Deleted and replaced tokens leave first, so keys can move between tokens in one delta.
         for id in d.delete_tokens.iter().chain(upserts.keys()) {
-            if let Some(hash) = token_keys.remove(id) {
-                tokens.remove(&hash);
-            }
+            tokens.remove(*id);
         }
         for t in upserts.values() {
-            let hash = key_hash(t)?;
-            let entry = Arc::new(token(t)?);
-            if tokens.insert(hash, entry).is_some() {
-                return Err(ConfigError::Invalid(format!(
-                    "token {}: duplicate key_hash",
-                    t.id
-                )));
-            }
-            token_keys.insert(t.id, hash);
+            tokens.insert(key_hash(t)?, Arc::new(token(t)?))?;
         }
         let mut users = self.users.clone();
         for id in &d.delete_users {
@@ -151,7 +140,6 @@ impl Snapshot {
         Ok(Snapshot {
             version: rest.version,
             tokens,
-            token_keys,
             users,
             channels,
             routes,
@@ -172,7 +160,7 @@ mod tests {
 
     use super::*;
     use crate::billing::carry::Carry;
-    use crate::config::KeyHash;
+    use crate::config::{KeyHash, TokenEntry};
 
     /// xorshift64*: a reproducible sequence per seed.
     struct Rng(u64);
@@ -345,7 +333,7 @@ mod tests {
             .collect()
     }
 
-    type TokenView = (i64, i64, Box<str>, bool, i64, i64, Box<str>, usize);
+    type TokenView = (i64, i64, Box<str>, bool, i64, i64, Arc<str>, usize);
 
     fn token_view(s: &Snapshot) -> BTreeMap<KeyHash, TokenView> {
         s.tokens
@@ -390,13 +378,19 @@ mod tests {
         let at = format!("seed {seed}, step {step}");
         assert_eq!(inc.version, full.version, "{at}");
         assert_eq!(token_view(inc), token_view(full), "tokens, {at}");
-        let keys = |s: &Snapshot| {
-            s.token_keys
-                .iter()
-                .map(|(k, v)| (*k, *v))
-                .collect::<BTreeMap<_, _>>()
-        };
-        assert_eq!(keys(inc), keys(full), "token ids, {at}");
+        // Every id the test draws finds its token by id, and only its token.
+        for s in [inc, full] {
+            let by_key: BTreeMap<i64, &Arc<TokenEntry>> =
+                s.tokens.iter().map(|(_, t)| (t.id, t)).collect();
+            for id in 0..=12 {
+                let found = s.token_by_id(id);
+                assert_eq!(
+                    found.map(Arc::as_ptr),
+                    by_key.get(&id).map(|t| Arc::as_ptr(t)),
+                    "token {id} by id, {at}"
+                );
+            }
+        }
         assert_eq!(user_balances(inc), user_balances(full), "users, {at}");
         let channels = |s: &Snapshot| {
             let mut ids: Vec<(i64, bool, i64)> = s

@@ -4,9 +4,11 @@
 
 mod channel_setting;
 pub mod delta;
+mod intern;
 mod keys;
 pub mod link;
 mod snapshot;
+mod token_index;
 pub mod watch;
 
 pub use channel_setting::ChannelSetting;
@@ -15,6 +17,7 @@ pub use snapshot::{
     ChannelEntry, ImageWorker, KeyHash, ModelRateLimit, Options, Pricing, ProviderOptions,
     Snapshot, StatusSet, Tier, TokenEntry, TokenRateLimit, UserEntry,
 };
+pub use token_index::TokenIndex;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -2,6 +2,7 @@
 //! channels, the routing table group → model → priority tiers, prices and options.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::num::NonZeroI64;
 use std::sync::Arc;
 use std::sync::atomic::AtomicI64;
 use std::time::Duration;
@@ -12,12 +13,13 @@ use proto::config::v1 as pb;
 use super::ConfigError;
 use super::channel_setting::ChannelSetting;
 use super::keys::{ChannelKeys, KeyMode};
+use super::token_index::TokenIndex;
 use adapters::provider::{self, ProviderSpec};
 use adapters::shaping::{ChannelShaping, HeaderOverride, ShapingError, ShapingSource};
 
 /// A token key's SHA-256 (of the key without `sk-`): what the token index is keyed by.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct KeyHash([u8; 32]);
+pub struct KeyHash(pub(super) [u8; 32]);
 
 impl KeyHash {
     /// The hash of a key as a client sends it (without `sk-`).
@@ -40,9 +42,9 @@ impl std::fmt::Debug for KeyHash {
     }
 }
 
-/// A token, with its remaining quota as a live atomic balance. Kept compact (136 bytes, plus
-/// its name and group): a deployment holds one per key, and what is rare (model limits, a
-/// rate limit) costs a pointer when absent.
+/// A token, with its remaining quota as a live atomic balance. Kept compact (120 bytes, plus
+/// its name): a deployment holds one per key, and what is rare (model limits, a rate limit)
+/// costs a pointer when absent.
 #[derive(Debug)]
 pub struct TokenEntry {
     pub id: i64,
@@ -50,7 +52,7 @@ pub struct TokenEntry {
     pub name: Box<str>,
     pub status: i32,
     /// Unix seconds; `None` never expires.
-    pub expires_at: Option<i64>,
+    pub expires_at: Option<NonZeroI64>,
     pub unlimited: bool,
     pub remain: AtomicI64,
     /// The control plane's figure of `remain` in this snapshot (before this gateway's own
@@ -60,7 +62,8 @@ pub struct TokenEntry {
     /// `Some` when model limits are enabled.
     pub model_limits: Option<Box<HashSet<String>>>,
     pub allow_ips: Box<[IpNet]>,
-    pub group: Box<str>,
+    /// Shared by every token of the group (see `intern`).
+    pub group: Arc<str>,
     /// `Some` when the token's rate limit is enabled.
     pub rate_limit: Option<Box<TokenRateLimit>>,
 }
@@ -392,11 +395,9 @@ pub type Routes = Arc<HashMap<String, HashMap<String, Vec<Tier>>>>;
 #[derive(Debug)]
 pub struct Snapshot {
     pub version: u64,
-    /// Tokens by key hash. (B-tree maps: a hash trie's sparse nodes cost several times the
-    /// entries they hold; see `benches/token_memory.rs`.)
-    pub tokens: imbl::OrdMap<KeyHash, Arc<TokenEntry>>,
-    /// Token id → key hash (deltas name tokens by id).
-    pub token_keys: imbl::OrdMap<i64, KeyHash>,
+    /// Tokens by key hash and by id. (B-tree maps: a hash trie's sparse nodes cost several
+    /// times the entries they hold; see `benches/token_memory.rs`.)
+    pub tokens: TokenIndex,
     pub users: imbl::OrdMap<i64, Arc<UserEntry>>,
     pub channels: Channels,
     pub routes: Routes,
@@ -532,7 +533,7 @@ pub(super) fn token(t: &pb::Token) -> Result<TokenEntry, ConfigError> {
         user_id: t.user_id,
         name: t.name.as_str().into(),
         status: t.status,
-        expires_at: (t.expired_time > 0).then_some(t.expired_time),
+        expires_at: NonZeroI64::new(t.expired_time.max(0)),
         unlimited: t.unlimited_quota,
         remain: AtomicI64::new(t.remain_quota),
         cp_remain: t.remain_quota,
@@ -541,7 +542,7 @@ pub(super) fn token(t: &pb::Token) -> Result<TokenEntry, ConfigError> {
             .model_limits_enabled
             .then(|| Box::new(t.model_limits.iter().map(|m| m.trim().to_owned()).collect())),
         allow_ips,
-        group: t.group.as_str().into(),
+        group: super::intern::group(&t.group),
         rate_limit: t.rate_limit_enabled.then(|| {
             Box::new(TokenRateLimit {
                 period_secs: t.rate_limit_period,
@@ -738,19 +739,9 @@ pub(super) fn relay_options(raw: Option<&pb::RelayOptions>) -> Result<Arc<Option
 impl Snapshot {
     /// Validates a raw snapshot and builds the indexes.
     pub fn build(raw: &pb::Snapshot) -> Result<Snapshot, ConfigError> {
-        let mut tokens = imbl::OrdMap::new();
-        let mut token_keys = imbl::OrdMap::new();
+        let mut tokens = TokenIndex::default();
         for t in &raw.tokens {
-            let hash = key_hash(t)?;
-            if tokens.insert(hash, Arc::new(token(t)?)).is_some() {
-                return Err(ConfigError::Invalid(format!(
-                    "token {}: duplicate key_hash",
-                    t.id
-                )));
-            }
-            if token_keys.insert(t.id, hash).is_some() {
-                return Err(ConfigError::Invalid(format!("duplicate token id {}", t.id)));
-            }
+            tokens.insert(key_hash(t)?, Arc::new(token(t)?))?;
         }
         let mut users = imbl::OrdMap::new();
         for u in &raw.users {
@@ -762,7 +753,6 @@ impl Snapshot {
         Ok(Snapshot {
             version: raw.version,
             tokens,
-            token_keys,
             users,
             channels,
             routes,
@@ -771,9 +761,9 @@ impl Snapshot {
         })
     }
 
-    /// A token by its id (through the id → key hash index).
+    /// A token by its id.
     pub fn token_by_id(&self, id: i64) -> Option<&Arc<TokenEntry>> {
-        self.token_keys.get(&id).and_then(|h| self.tokens.get(h))
+        self.tokens.by_id(id)
     }
 
     /// Priority tiers for a model in a group (empty when none).

@@ -101,7 +101,7 @@ pub fn authenticate(
         4 => return Err(AuthError::Exhausted),
         _ => return Err(AuthError::Disabled),
     }
-    if token.expires_at.is_some_and(|t| t <= now) {
+    if token.expires_at.is_some_and(|t| t.get() <= now) {
         return Err(AuthError::Expired);
     }
     if !token.unlimited && token.remain.load(Ordering::Acquire) <= 0 {

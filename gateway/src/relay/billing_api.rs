@@ -5,6 +5,7 @@
 //! control plane, and which works for expired and exhausted tokens (only disabled ones, and
 //! unknown keys, are refused).
 
+use std::num::NonZeroI64;
 use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
@@ -105,7 +106,13 @@ pub async fn answer(
                 t.used.load(Ordering::Acquire),
             );
             match info {
-                Info::Subscription => subscription(remain, used, t.unlimited, t.expires_at, qpu),
+                Info::Subscription => subscription(
+                    remain,
+                    used,
+                    t.unlimited,
+                    t.expires_at.map(NonZeroI64::get),
+                    qpu,
+                ),
                 _ => usage(used, qpu),
             }
         }
@@ -166,7 +173,7 @@ fn token_usage(session: &Session, snap: &Snapshot, trace: &mut Trace) -> Result<
             "unlimited_quota": token.unlimited,
             "model_limits": limits,
             "model_limits_enabled": token.model_limits.is_some(),
-            "expires_at": token.expires_at.unwrap_or(0).max(0),
+            "expires_at": token.expires_at.map_or(0, NonZeroI64::get),
         }
     }))
 }
