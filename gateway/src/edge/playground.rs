@@ -8,7 +8,6 @@ use std::sync::atomic::AtomicI64;
 use std::time::Duration;
 
 use http::{HeaderMap, Request};
-use http_body_util::{BodyExt, Limited};
 use serde::Deserialize;
 
 use super::Caller;
@@ -69,11 +68,9 @@ pub async fn session_user(
     if status.is_server_error() {
         return Err(AuthError::SessionUnchecked);
     }
-    let body = Limited::new(response.into_body(), MAX_ANSWER)
-        .collect()
+    let body = crate::relay::read_upstream(&mut response.into_body(), MAX_ANSWER, CHECK_TIMEOUT)
         .await
-        .map_err(|_| AuthError::SessionUnchecked)?
-        .to_bytes();
+        .map_err(|_| AuthError::SessionUnchecked)?;
     match serde_json::from_slice::<Envelope>(&body) {
         Ok(Envelope {
             success: true,

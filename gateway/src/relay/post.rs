@@ -6,8 +6,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
-use http_body_util::BodyExt;
-use hyper::body::Incoming;
 use pingora::proxy::Session;
 
 use super::dialect::Call;
@@ -18,7 +16,7 @@ use crate::config::{ChannelEntry, Options, Snapshot};
 use crate::edge;
 use crate::error::{GatewayError, RouteError, UpstreamError};
 use crate::routing;
-use crate::upstream;
+use crate::upstream::{self, UpstreamBody};
 use adapters::openai::{self, ParsedRequest, Usage};
 use adapters::provider::{self, Protocol};
 use adapters::raw_json;
@@ -64,30 +62,27 @@ impl From<UpstreamError> for AttemptError {
 
 /// Reads a whole upstream body, at most `cap` bytes, each frame within `idle`.
 pub async fn read_upstream(
-    body: &mut Incoming,
+    body: &mut UpstreamBody,
     cap: usize,
     idle: Duration,
 ) -> Result<Bytes, UpstreamError> {
     let mut buf = BytesMut::new();
     loop {
-        let frame = match tokio::time::timeout(idle, body.frame()).await {
+        let data = match tokio::time::timeout(idle, body.chunk()).await {
             Err(_) => {
                 return Err(UpstreamError::Timeout(
                     u64::try_from(idle.as_millis()).unwrap_or(u64::MAX),
                 ));
             }
             Ok(None) => return Ok(buf.freeze()),
-            Ok(Some(Err(e))) => return Err(UpstreamError::Broken(e.to_string())),
-            Ok(Some(Ok(f))) => f,
+            Ok(Some(piece)) => piece?,
         };
-        if let Ok(data) = frame.into_data() {
-            if buf.len() + data.len() > cap {
-                return Err(UpstreamError::BadBody(format!(
-                    "answer larger than {cap} bytes"
-                )));
-            }
-            buf.extend_from_slice(&data);
+        if buf.len() + data.len() > cap {
+            return Err(UpstreamError::BadBody(format!(
+                "answer larger than {cap} bytes"
+            )));
         }
+        buf.extend_from_slice(&data);
     }
 }
 
@@ -388,7 +383,7 @@ pub struct Answer {
     pub status: u16,
     pub is_sse: bool,
     pub content_type: String,
-    pub body: Incoming,
+    pub body: UpstreamBody,
     pub started: Instant,
     pub deadline: Instant,
 }

@@ -8,8 +8,6 @@ use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use futures_util::FutureExt;
-use http_body_util::BodyExt;
-use hyper::body::Incoming;
 use pingora::proxy::Session;
 
 use super::Trace;
@@ -19,6 +17,7 @@ use super::respond;
 use crate::billing::StreamBudget;
 use crate::config::Options;
 use crate::error::{BillingError, GatewayError, UpstreamError};
+use crate::upstream::UpstreamBody;
 use adapters::bedrock::EventStreamToSse;
 use adapters::convert::Transcoder;
 use adapters::ollama::NdjsonToSse;
@@ -196,32 +195,30 @@ fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Feeds the frames the upstream connection can hand over without reading the socket into
-/// `relay`, appending what to forward to `out`, so they reach the client in one write (one
-/// chunk, one send) instead of one write per SSE event. hyper passes body frames one at a
-/// time from its connection task, so after an empty poll the task yields once to let that
-/// task decode what it already holds; nothing waits for bytes that have not arrived.
+/// Feeds the pieces the upstream connection can hand over without waiting into `relay`,
+/// appending what to forward to `out`, so they reach the client in one write (one chunk, one
+/// send) instead of one write per SSE event. hyper passes body frames one at a time from its
+/// connection task, so there, after an empty poll, the task yields once to let that task
+/// decode what it already holds; nothing waits for bytes that have not arrived.
 /// `Some` when the body ended: cleanly (`None`) or with an error.
 async fn drain_ready(
-    body: &mut Incoming,
+    body: &mut UpstreamBody,
     relay: &mut impl StreamFilter,
     out: &mut BytesMut,
 ) -> Option<Option<UpstreamError>> {
-    let mut yielded = false;
+    let mut yielded = !body.decoded_elsewhere();
     loop {
-        match body.frame().now_or_never() {
+        match body.chunk().now_or_never() {
             None if yielded => return None,
             None => {
                 tokio::task::yield_now().await;
                 yielded = true;
             }
             Some(None) => return Some(None),
-            Some(Some(Err(e))) => return Some(Some(UpstreamError::Broken(e.to_string()))),
-            Some(Some(Ok(f))) => {
-                yielded = false;
-                if let Ok(data) = f.into_data() {
-                    out.extend_from_slice(&relay.feed(&data).unwrap_or_default());
-                }
+            Some(Some(Err(e))) => return Some(Some(e)),
+            Some(Some(Ok(data))) => {
+                yielded = !body.decoded_elsewhere();
+                out.extend_from_slice(&relay.feed(&data).unwrap_or_default());
             }
         }
     }
@@ -278,7 +275,7 @@ async fn relay_filtered<F: StreamFilter>(
     while relay.events() == 0 {
         let left = deadline.saturating_duration_since(Instant::now());
         let next = tokio::select! {
-            next = tokio::time::timeout(left, body.frame()) => next,
+            next = tokio::time::timeout(left, body.chunk()) => next,
             e = client_left(session) => return Err(AttemptError::ClientGone(e)),
         };
         let data = match next {
@@ -292,11 +289,8 @@ async fn relay_filtered<F: StreamFilter>(
                     UpstreamError::Broken("stream ended before its first event".into()).into(),
                 );
             }
-            Ok(Some(Err(e))) => return Err(UpstreamError::Broken(e.to_string()).into()),
-            Ok(Some(Ok(f))) => match f.into_data() {
-                Ok(data) => data,
-                Err(_) => continue,
-            },
+            Ok(Some(Err(e))) => return Err(e.into()),
+            Ok(Some(Ok(data))) => data,
         };
         match relay.feed(&data) {
             Ok(out) => pending.extend_from_slice(&out),
@@ -348,7 +342,7 @@ async fn relay_filtered<F: StreamFilter>(
             // With pings on, a silent upstream is interrupted for a `: PING` to the client.
             let wait = opts.stream_ping.map_or(left, |p| p.min(left));
             let next = tokio::select! {
-                next = tokio::time::timeout(wait, body.frame()) => next,
+                next = tokio::time::timeout(wait, body.chunk()) => next,
                 e = client_left(session) => {
                     // Dropping `body` on return closes the upstream connection.
                     gone(trace, e);
@@ -366,16 +360,14 @@ async fn relay_filtered<F: StreamFilter>(
                 continue;
             }
             idle_until = Instant::now() + opts.stream_idle_timeout;
-            let frame = match next {
+            let data = match next {
                 Err(_) => break Some(UpstreamError::Timeout(ms(opts.stream_idle_timeout)).into()),
                 Ok(None) => break None,
-                Ok(Some(Err(e))) => break Some(UpstreamError::Broken(e.to_string()).into()),
-                Ok(Some(Ok(f))) => f,
+                Ok(Some(Err(e))) => break Some(e.into()),
+                Ok(Some(Ok(data))) => data,
             };
             let mut out = BytesMut::new();
-            if let Ok(data) = frame.into_data() {
-                out.extend_from_slice(&relay.feed(&data).unwrap_or_default());
-            }
+            out.extend_from_slice(&relay.feed(&data).unwrap_or_default());
             let end = drain_ready(&mut body, relay, &mut out).await;
             if let Some(err) = relay.refused() {
                 break Some(err);

@@ -1,6 +1,10 @@
-//! The upstream HTTP client (hyper, rustls + ring, pooled): sends one attempt and applies
-//! the connect and time-to-first-byte timeouts, directly or through a channel's own proxy
-//! (HTTP CONNECT or SOCKS5; one pooled client per proxy, made on first use).
+//! The upstream HTTP client: sends one attempt and applies the connect and time-to-first-byte
+//! timeouts. Plain-HTTP calls without a proxy go over pingora's pooled connections in the
+//! request's own task ([`direct`]); HTTPS calls and calls through a channel's own proxy (HTTP
+//! CONNECT or SOCKS5; one pooled client per proxy, made on first use) go through hyper
+//! (rustls + ring, HTTP/1.1 and HTTP/2).
+
+mod direct;
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
@@ -11,6 +15,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, Method, Request, Response};
+use http_body_util::BodyExt;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
@@ -39,6 +44,7 @@ const MAX_PROXIES: usize = 256;
 /// Pooled HTTP/1.1 and HTTP/2 client for every channel.
 pub struct Upstream {
     client: Pooled<HttpConnector>,
+    direct: direct::Direct,
     connect_timeout: Duration,
     proxied: Mutex<HashMap<String, Arc<Proxied>>>,
 }
@@ -160,6 +166,7 @@ impl Upstream {
     pub fn new(connect_timeout: Duration) -> Result<Self, UpstreamError> {
         Ok(Upstream {
             client: pooled(tcp(connect_timeout))?,
+            direct: direct::Direct::new(connect_timeout),
             connect_timeout,
             proxied: Mutex::new(HashMap::new()),
         })
@@ -189,7 +196,7 @@ impl Upstream {
         &self,
         request: Request<Chunks>,
         ttfb: Duration,
-    ) -> Result<Response<Incoming>, UpstreamError> {
+    ) -> Result<Response<UpstreamBody>, UpstreamError> {
         self.send_via(None, request, ttfb).await
     }
 
@@ -199,7 +206,18 @@ impl Upstream {
         proxy: Option<&str>,
         request: Request<Chunks>,
         ttfb: Duration,
-    ) -> Result<Response<Incoming>, UpstreamError> {
+    ) -> Result<Response<UpstreamBody>, UpstreamError> {
+        let timed_out =
+            || UpstreamError::Timeout(u64::try_from(ttfb.as_millis()).unwrap_or(u64::MAX));
+        if proxy.is_none()
+            && let Some(target) = direct::Target::of(request.uri())
+        {
+            let sent = self.direct.send(&target, request);
+            return match tokio::time::timeout(ttfb, sent).await {
+                Err(_) => Err(timed_out()),
+                Ok(answer) => answer.map(|r| r.map(|body| UpstreamBody::Direct(Box::new(body)))),
+            };
+        }
         let proxied = proxy.map(|p| self.via(p)).transpose()?;
         let sent = async {
             match proxied.as_deref() {
@@ -209,13 +227,45 @@ impl Upstream {
             }
         };
         match tokio::time::timeout(ttfb, sent).await {
-            Err(_) => Err(UpstreamError::Timeout(
-                u64::try_from(ttfb.as_millis()).unwrap_or(u64::MAX),
-            )),
+            Err(_) => Err(timed_out()),
             Ok(Err(e)) if e.is_connect() => Err(UpstreamError::Connect(error_chain(&e))),
             Ok(Err(e)) => Err(UpstreamError::Broken(error_chain(&e))),
-            Ok(Ok(resp)) => Ok(resp),
+            Ok(Ok(resp)) => Ok(resp.map(UpstreamBody::Pooled)),
         }
+    }
+}
+
+/// The body of an upstream answer.
+pub enum UpstreamBody {
+    /// Decoded by the hyper client's connection task.
+    Pooled(Incoming),
+    /// Read from a pingora connection by the caller.
+    Direct(Box<direct::DirectBody>),
+}
+
+impl UpstreamBody {
+    /// The next piece of the body; `None` at its end.
+    pub async fn chunk(&mut self) -> Option<Result<Bytes, UpstreamError>> {
+        match self {
+            UpstreamBody::Pooled(body) => loop {
+                match body.frame().await? {
+                    Err(e) => return Some(Err(UpstreamError::Broken(e.to_string()))),
+                    Ok(frame) => {
+                        // Trailers carry nothing a relay reads.
+                        if let Ok(data) = frame.into_data() {
+                            return Some(Ok(data));
+                        }
+                    }
+                }
+            },
+            UpstreamBody::Direct(body) => body.chunk().await,
+        }
+    }
+
+    /// Whether another task decodes the body, so that a piece not ready now may be after the
+    /// caller yields once.
+    pub fn decoded_elsewhere(&self) -> bool {
+        matches!(self, UpstreamBody::Pooled(_))
     }
 }
 
@@ -233,6 +283,20 @@ impl Chunks {
         let chunks: VecDeque<Bytes> = chunks.into_iter().filter(|c| !c.is_empty()).collect();
         let remaining = chunks.iter().map(|c| c.len() as u64).sum();
         Chunks { chunks, remaining }
+    }
+
+    /// Bytes not yet sent.
+    pub fn len(&self) -> u64 {
+        self.remaining
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.remaining == 0
+    }
+
+    /// The pieces not yet sent, in order.
+    pub fn pieces(&self) -> impl Iterator<Item = &Bytes> {
+        self.chunks.iter()
     }
 }
 

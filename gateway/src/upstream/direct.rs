@@ -1,0 +1,377 @@
+//! Plain-HTTP/1.1 upstream calls (no TLS, no channel proxy) made by the request's own task on
+//! pingora's pooled connections, as pingora's proxy makes them: no connection task, channel
+//! or wake-up between the relay and the socket. Host names are resolved at most once a minute.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http::{HeaderValue, Method, Request, Response, Uri};
+use pingora::connectors::ConnectorOptions;
+use pingora::connectors::http::v1::Connector;
+use pingora::http::RequestHeader;
+use pingora::protocols::http::v1::client::HttpSession;
+use pingora::upstreams::peer::HttpPeer;
+
+use super::Chunks;
+use crate::error::UpstreamError;
+
+/// How long an idle pooled connection is kept (as the hyper client's pool does).
+const IDLE: Duration = Duration::from_secs(90);
+/// Most idle connections kept, over all upstreams (pingora's default is 128).
+const IDLE_CONNECTIONS: usize = 1024;
+/// How long a resolved name is used before it is resolved again.
+const NAME_TTL: Duration = Duration::from_secs(60);
+/// Most names kept resolved; past this the cache starts over.
+const MAX_NAMES: usize = 1024;
+
+/// The pooled connections of plain-HTTP upstreams and the names they were reached by.
+pub struct Direct {
+    pool: Arc<Connector>,
+    connect_timeout: Duration,
+    names: Mutex<HashMap<(String, u16), (SocketAddr, Instant)>>,
+}
+
+/// Where a plain-HTTP request goes: the server's name or address and port.
+pub struct Target {
+    host: String,
+    port: u16,
+}
+
+impl Target {
+    /// The target of `uri` when it is plain HTTP.
+    pub fn of(uri: &Uri) -> Option<Target> {
+        if uri.scheme_str() != Some("http") {
+            return None;
+        }
+        let host = uri.host()?;
+        let host = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(host);
+        Some(Target {
+            host: host.to_owned(),
+            port: uri.port_u16().unwrap_or(80),
+        })
+    }
+}
+
+impl Direct {
+    pub fn new(connect_timeout: Duration) -> Direct {
+        let mut options = ConnectorOptions::new(IDLE_CONNECTIONS);
+        // No TLS goes this way: an empty root store (rather than the platform's, whose reading
+        // can fail at start) keeps any TLS attempt from being trusted.
+        options.ca_file = Some("/dev/null".to_owned());
+        Direct {
+            pool: Arc::new(Connector::new(Some(options))),
+            connect_timeout,
+            names: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Sends `request` to `target`; the answer's head is back when this returns.
+    pub async fn send(
+        &self,
+        target: &Target,
+        request: Request<Chunks>,
+    ) -> Result<Response<DirectBody>, UpstreamError> {
+        let mut peer = HttpPeer::new(self.address(target).await?, false, String::new());
+        peer.options.connection_timeout = Some(self.connect_timeout);
+        let (parts, body) = request.into_parts();
+        let head = request_head(parts, target, body.len())?;
+        // A pooled connection the server closed meanwhile fails before any answer: the request
+        // is sent again on another one (at most twice), and on a new one as the last resort.
+        let mut attempts = 0;
+        let session = loop {
+            attempts += 1;
+            let (mut session, reused) = self
+                .pool
+                .get_http_session(&peer)
+                .await
+                .map_err(|e| UpstreamError::Connect(e.to_string()))?;
+            match exchange(&mut session, &head, &body).await {
+                Ok(()) => break session,
+                Err(_) if reused && attempts < 3 => continue,
+                Err(e) => return Err(UpstreamError::Broken(e.to_string())),
+            }
+        };
+        let mut response = Response::new(DirectBody {
+            session: None,
+            peer,
+            pool: self.pool.clone(),
+        });
+        if let Some(head) = session.resp_header() {
+            *response.status_mut() = head.status;
+            *response.headers_mut() = head.headers.clone();
+        }
+        response.body_mut().session = Some(Box::new(session));
+        Ok(response)
+    }
+
+    /// The address of `target`: as written, or its name resolved (at most once a minute).
+    async fn address(&self, target: &Target) -> Result<SocketAddr, UpstreamError> {
+        if let Ok(ip) = target.host.parse::<IpAddr>() {
+            return Ok(SocketAddr::new(ip, target.port));
+        }
+        let key = (target.host.clone(), target.port);
+        let now = Instant::now();
+        if let Some((addr, at)) = self.names_locked().get(&key)
+            && now.duration_since(*at) < NAME_TTL
+        {
+            return Ok(*addr);
+        }
+        let addr = tokio::time::timeout(
+            self.connect_timeout,
+            tokio::net::lookup_host((target.host.as_str(), target.port)),
+        )
+        .await
+        .map_err(|_| UpstreamError::Connect(format!("resolving {} timed out", target.host)))?
+        .map_err(|e| UpstreamError::Connect(format!("resolving {}: {e}", target.host)))?
+        .next()
+        .ok_or_else(|| UpstreamError::Connect(format!("{} has no address", target.host)))?;
+        let mut names = self.names_locked();
+        if names.len() >= MAX_NAMES {
+            names.clear();
+        }
+        names.insert(key, (addr, now));
+        Ok(addr)
+    }
+
+    fn names_locked(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<(String, u16), (SocketAddr, Instant)>> {
+        match self.names.lock() {
+            Ok(names) => names,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+}
+
+/// The request line and headers as written on the wire: origin-form path, the `Host` of the
+/// URL, the body's exact length.
+fn request_head(
+    parts: http::request::Parts,
+    target: &Target,
+    body_len: u64,
+) -> Result<RequestHeader, UpstreamError> {
+    let bad = |what: &str| UpstreamError::Build(format!("upstream request: invalid {what}"));
+    let has_body = !(parts.method == Method::GET || parts.method == Method::HEAD) || body_len > 0;
+    let host = match (target.host.contains(':'), parts.uri.port_u16()) {
+        (true, Some(port)) => format!("[{}]:{port}", target.host),
+        (true, None) => format!("[{}]", target.host),
+        (false, Some(port)) => format!("{}:{port}", target.host),
+        (false, None) => target.host.clone(),
+    };
+    let path = parts
+        .uri
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .parse::<Uri>()
+        .map_err(|_| bad("path"))?;
+    let mut head = RequestHeader::from(parts);
+    head.set_uri(path);
+    head.insert_header(
+        http::header::HOST,
+        HeaderValue::from_str(&host).map_err(|_| bad("host"))?,
+    )
+    .map_err(|_| bad("host"))?;
+    if has_body {
+        head.insert_header(http::header::CONTENT_LENGTH, body_len)
+            .map_err(|_| bad("length"))?;
+    }
+    Ok(head)
+}
+
+/// Writes the request and reads the answer's head (past any informational answers).
+async fn exchange(
+    session: &mut HttpSession,
+    head: &RequestHeader,
+    body: &Chunks,
+) -> pingora::Result<()> {
+    session.write_request_header(Box::new(head.clone())).await?;
+    for piece in body.pieces() {
+        session.write_body(piece).await?;
+    }
+    session.finish_body().await?;
+    loop {
+        session.read_response().await?;
+        if !session.get_status().is_some_and(|s| s.is_informational()) {
+            return Ok(());
+        }
+    }
+}
+
+/// The body of a plain-HTTP answer, read from the connection as the caller asks for it; the
+/// connection goes back to the pool once the body has been read to its end.
+pub struct DirectBody {
+    session: Option<Box<HttpSession>>,
+    peer: HttpPeer,
+    pool: Arc<Connector>,
+}
+
+impl DirectBody {
+    /// The next piece of the body; `None` at its end.
+    pub async fn chunk(&mut self) -> Option<Result<Bytes, UpstreamError>> {
+        let session = self.session.as_mut()?;
+        loop {
+            match session.read_body_bytes().await {
+                Ok(Some(piece)) if piece.is_empty() => continue,
+                Ok(Some(piece)) => return Some(Ok(piece)),
+                Ok(None) => {
+                    if let Some(session) = self.session.take() {
+                        self.pool
+                            .release_http_session(*session, &self.peer, Some(IDLE))
+                            .await;
+                    }
+                    return None;
+                }
+                Err(e) => {
+                    // Dropping the session closes the connection.
+                    self.session = None;
+                    return Some(Err(UpstreamError::Broken(e.to_string())));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    use super::*;
+
+    /// A server that answers every request on a connection with `answer`, keeping what it
+    /// received; counts the connections it accepted.
+    async fn server(answer: &'static [u8]) -> (u16, Arc<AtomicUsize>, Arc<Mutex<Vec<u8>>>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (accepted, seen) = (
+            Arc::new(AtomicUsize::new(0)),
+            Arc::new(Mutex::new(Vec::new())),
+        );
+        let (count, log) = (accepted.clone(), seen.clone());
+        tokio::spawn(async move {
+            while let Ok((mut conn, _)) = listener.accept().await {
+                count.fetch_add(1, Ordering::SeqCst);
+                let log = log.clone();
+                tokio::spawn(async move {
+                    let mut buf = vec![0; 4096];
+                    while let Ok(n) = conn.read(&mut buf).await {
+                        if n == 0 {
+                            break;
+                        }
+                        log.lock().unwrap().extend_from_slice(&buf[..n]);
+                        // Each test request arrives whole before its answer is due.
+                        if log.lock().unwrap().ends_with(b"hello") {
+                            conn.write_all(answer).await.unwrap();
+                        }
+                    }
+                });
+            }
+        });
+        (port, accepted, seen)
+    }
+
+    fn request(port: u16) -> Request<Chunks> {
+        Request::builder()
+            .method(Method::POST)
+            .uri(format!("http://localhost:{port}/v1/chat?x=1"))
+            .header("authorization", "Bearer k")
+            .body(Chunks::new([
+                Bytes::from_static(b"hel"),
+                Bytes::from_static(b"lo"),
+            ]))
+            .unwrap()
+    }
+
+    async fn whole(body: &mut DirectBody) -> Vec<u8> {
+        let mut all = Vec::new();
+        while let Some(piece) = body.chunk().await {
+            all.extend_from_slice(&piece.unwrap());
+        }
+        all
+    }
+
+    #[tokio::test]
+    async fn requests_are_written_whole_and_connections_are_reused() {
+        let (port, accepted, seen) = server(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}",
+        )
+        .await;
+        let direct = Direct::new(Duration::from_secs(5));
+        let target = Target::of(request(port).uri()).unwrap();
+        for _ in 0..3 {
+            let mut answer = direct.send(&target, request(port)).await.unwrap();
+            assert_eq!(answer.status(), 200);
+            assert_eq!(answer.headers()["content-type"], "application/json");
+            assert_eq!(whole(answer.body_mut()).await, b"{}");
+        }
+        assert_eq!(accepted.load(Ordering::SeqCst), 1, "one pooled connection");
+        let seen = String::from_utf8(seen.lock().unwrap().clone())
+            .unwrap()
+            .to_ascii_lowercase();
+        assert_eq!(
+            seen.matches("post /v1/chat?x=1 http/1.1\r\n").count(),
+            3,
+            "{seen}"
+        );
+        assert_eq!(
+            seen.matches(&format!("host: localhost:{port}\r\n")).count(),
+            3
+        );
+        assert_eq!(seen.matches("content-length: 5\r\n").count(), 3);
+        assert_eq!(seen.matches("authorization: bearer k\r\n").count(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_close_delimited_answer_is_never_pooled() {
+        let (port, accepted, _) =
+            server(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\npartial").await;
+        let direct = Direct::new(Duration::from_secs(5));
+        let target = Target::of(request(port).uri()).unwrap();
+        let mut answer = direct.send(&target, request(port)).await.unwrap();
+        assert_eq!(answer.status(), 200);
+        // The server keeps the socket open: the body ends only at its close, so the bytes so
+        // far are read and the answer dropped; its connection cannot be pooled.
+        let first = answer.body_mut().chunk().await.unwrap().unwrap();
+        assert_eq!(&first[..], b"partial");
+        drop(answer);
+        let _ = direct.send(&target, request(port)).await.unwrap();
+        assert_eq!(accepted.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn unreachable_and_unknown_servers_fail_to_connect() {
+        let direct = Direct::new(Duration::from_secs(5));
+        let closed = TcpListener::bind("127.0.0.1:0")
+            .await
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let refused = direct
+            .send(&Target::of(request(closed).uri()).unwrap(), request(closed))
+            .await;
+        assert!(
+            matches!(refused, Err(UpstreamError::Connect(_))),
+            "{:?}",
+            refused.err()
+        );
+        let uri: Uri = "http://no-such-host.invalid/".parse().unwrap();
+        let unknown = direct.send(&Target::of(&uri).unwrap(), request(80)).await;
+        assert!(
+            matches!(unknown, Err(UpstreamError::Connect(_))),
+            "{:?}",
+            unknown.err()
+        );
+        assert!(Target::of(&"https://example.com/".parse().unwrap()).is_none());
+    }
+}
