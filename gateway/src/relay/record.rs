@@ -194,7 +194,9 @@ impl Trace {
             span.finish(&self);
         }
         let stream_label = if self.stream { "true" } else { "false" };
-        tracing::info!(
+        // Each request's row is its usage record and its metrics; a log line per request is
+        // for debugging (`RUST_LOG=gateway=debug`): at info it cost every request a write.
+        tracing::debug!(
             request_id = self.request_id,
             endpoint = self.endpoint,
             status = self.status,
