@@ -7,13 +7,15 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use http::{HeaderValue, Method, Request, Response, Uri};
 use pingora::connectors::ConnectorOptions;
 use pingora::connectors::http::v1::Connector;
 use pingora::http::RequestHeader;
-use pingora::protocols::http::v1::client::HttpSession;
+use pingora::protocols::http::v1::client::{HttpSession, http_req_header_to_wire};
 use pingora::upstreams::peer::HttpPeer;
+
+use tokio::io::AsyncWriteExt;
 
 use super::Chunks;
 use crate::error::UpstreamError;
@@ -22,6 +24,8 @@ use crate::error::UpstreamError;
 const IDLE: Duration = Duration::from_secs(90);
 /// Most idle connections kept, over all upstreams (pingora's default is 128).
 const IDLE_CONNECTIONS: usize = 1024;
+/// Bodies up to this size leave in the same write as the request's head.
+const ONE_WRITE_BODY: u64 = 64 * 1024;
 /// How long a resolved name is used before it is resolved again.
 const NAME_TTL: Duration = Duration::from_secs(60);
 /// Most names kept resolved; past this the cache starts over.
@@ -80,19 +84,19 @@ impl Direct {
         let mut peer = HttpPeer::new(self.address(target).await?, false, String::new());
         peer.options.connection_timeout = Some(self.connect_timeout);
         let (parts, body) = request.into_parts();
-        let head = request_head(parts, target, body.len())?;
+        let head = request_wire(parts, target, &body)?;
         // A pooled connection the server closed meanwhile fails before any answer: the request
         // is sent again on another one (at most twice), and on a new one as the last resort.
         let mut attempts = 0;
         let session = loop {
             attempts += 1;
-            let (mut session, reused) = self
+            let (session, reused) = self
                 .pool
                 .get_http_session(&peer)
                 .await
                 .map_err(|e| UpstreamError::Connect(e.to_string()))?;
-            match exchange(&mut session, &head, &body).await {
-                Ok(()) => break session,
+            match exchange(session, &peer, &head, &body).await {
+                Ok(session) => break session,
                 Err(_) if reused && attempts < 3 => continue,
                 Err(e) => return Err(UpstreamError::Broken(e.to_string())),
             }
@@ -149,15 +153,19 @@ impl Direct {
     }
 }
 
-/// The request line and headers as written on the wire: origin-form path, the `Host` of the
-/// URL, the body's exact length.
-fn request_head(
+/// The request as written on the wire: the request line with the origin-form path, the
+/// headers with the `Host` of the URL and the body's exact length, and the body too when it is
+/// small (so that head and body leave in one write, and the server wakes once).
+fn request_wire(
     parts: http::request::Parts,
     target: &Target,
-    body_len: u64,
-) -> Result<RequestHeader, UpstreamError> {
+    body: &Chunks,
+) -> Result<BytesMut, UpstreamError> {
     let bad = |what: &str| UpstreamError::Build(format!("upstream request: invalid {what}"));
-    let has_body = !(parts.method == Method::GET || parts.method == Method::HEAD) || body_len > 0;
+    if parts.method == Method::HEAD {
+        return Err(bad("method (HEAD is not relayed)"));
+    }
+    let has_body = parts.method != Method::GET || !body.is_empty();
     let host = match (target.host.contains(':'), parts.uri.port_u16()) {
         (true, Some(port)) => format!("[{}]:{port}", target.host),
         (true, None) => format!("[{}]", target.host),
@@ -178,27 +186,45 @@ fn request_head(
     )
     .map_err(|_| bad("host"))?;
     if has_body {
-        head.insert_header(http::header::CONTENT_LENGTH, body_len)
+        head.insert_header(http::header::CONTENT_LENGTH, body.len())
             .map_err(|_| bad("length"))?;
     }
-    Ok(head)
+    let mut wire = http_req_header_to_wire(&head).ok_or_else(|| bad("request line"))?;
+    if body.len() <= ONE_WRITE_BODY {
+        wire.reserve(usize::try_from(body.len()).unwrap_or(0));
+        for piece in body.pieces() {
+            wire.extend_from_slice(piece);
+        }
+    }
+    Ok(wire)
 }
 
-/// Writes the request and reads the answer's head (past any informational answers).
+/// Sends the request on `session`'s connection and reads the answer's head (past any
+/// informational answers). `wire` holds the body as well unless the body is large.
 async fn exchange(
-    session: &mut HttpSession,
-    head: &RequestHeader,
+    session: HttpSession,
+    peer: &HttpPeer,
+    wire: &[u8],
     body: &Chunks,
-) -> pingora::Result<()> {
-    session.write_request_header(Box::new(head.clone())).await?;
-    for piece in body.pieces() {
-        session.write_body(piece).await?;
-    }
-    session.finish_body().await?;
+) -> pingora::Result<HttpSession> {
+    let mut stream = session.into_inner();
+    let sent = async {
+        stream.write_all(wire).await?;
+        if body.len() > ONE_WRITE_BODY {
+            for piece in body.pieces() {
+                stream.write_all(piece).await?;
+            }
+        }
+        stream.flush().await
+    };
+    sent.await.map_err(|e| {
+        pingora::Error::because(pingora::ErrorType::WriteError, "writing the request", e)
+    })?;
+    let mut session = HttpSession::new_with_options(stream, peer);
     loop {
         session.read_response().await?;
         if !session.get_status().is_some_and(|s| s.is_informational()) {
-            return Ok(());
+            return Ok(session);
         }
     }
 }
@@ -248,9 +274,9 @@ mod tests {
 
     use super::*;
 
-    /// A server that answers every request on a connection with `answer`, keeping what it
-    /// received; counts the connections it accepted.
-    async fn server(answer: &'static [u8]) -> (u16, Arc<AtomicUsize>, Arc<Mutex<Vec<u8>>>) {
+    /// A server that answers every request on a connection with `answer`, keeping what each
+    /// read received; counts the connections it accepted.
+    async fn server(answer: &'static [u8]) -> (u16, Arc<AtomicUsize>, Arc<Mutex<Vec<Vec<u8>>>>) {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let (accepted, seen) = (
@@ -263,14 +289,16 @@ mod tests {
                 count.fetch_add(1, Ordering::SeqCst);
                 let log = log.clone();
                 tokio::spawn(async move {
-                    let mut buf = vec![0; 4096];
+                    let (mut buf, mut request) = (vec![0; 4096], Vec::new());
                     while let Ok(n) = conn.read(&mut buf).await {
                         if n == 0 {
                             break;
                         }
-                        log.lock().unwrap().extend_from_slice(&buf[..n]);
-                        // Each test request arrives whole before its answer is due.
-                        if log.lock().unwrap().ends_with(b"hello") {
+                        log.lock().unwrap().push(buf[..n].to_vec());
+                        request.extend_from_slice(&buf[..n]);
+                        // Every test request's body ends with "hello".
+                        if request.ends_with(b"hello") {
+                            request.clear();
                             conn.write_all(answer).await.unwrap();
                         }
                     }
@@ -315,20 +343,42 @@ mod tests {
             assert_eq!(whole(answer.body_mut()).await, b"{}");
         }
         assert_eq!(accepted.load(Ordering::SeqCst), 1, "one pooled connection");
-        let seen = String::from_utf8(seen.lock().unwrap().clone())
-            .unwrap()
-            .to_ascii_lowercase();
-        assert_eq!(
-            seen.matches("post /v1/chat?x=1 http/1.1\r\n").count(),
-            3,
-            "{seen}"
-        );
-        assert_eq!(
-            seen.matches(&format!("host: localhost:{port}\r\n")).count(),
-            3
-        );
-        assert_eq!(seen.matches("content-length: 5\r\n").count(), 3);
-        assert_eq!(seen.matches("authorization: bearer k\r\n").count(), 3);
+        // Each request arrived in one read: its head and its small body left in one write.
+        let reads = seen.lock().unwrap().clone();
+        assert_eq!(reads.len(), 3, "{reads:?}");
+        let port_line = format!("host: localhost:{port}\r\n");
+        for read in reads {
+            let text = String::from_utf8(read).unwrap().to_ascii_lowercase();
+            assert!(text.starts_with("post /v1/chat?x=1 http/1.1\r\n"), "{text}");
+            assert!(text.ends_with("\r\n\r\nhello"), "{text}");
+            for line in [
+                port_line.as_str(),
+                "content-length: 5\r\n",
+                "authorization: bearer k\r\n",
+            ] {
+                assert!(text.contains(line), "{line:?} in {text}");
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_large_body_is_sent_whole_after_the_head() {
+        let (port, _, seen) = server(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}").await;
+        let direct = Direct::new(Duration::from_secs(5));
+        let mut big = vec![b'a'; 100_000];
+        big.extend_from_slice(b"hello");
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri(format!("http://127.0.0.1:{port}/big"))
+            .body(Chunks::new([Bytes::from(big.clone())]))
+            .unwrap();
+        let target = Target::of(request.uri()).unwrap();
+        let mut answer = direct.send(&target, request).await.unwrap();
+        assert_eq!(whole(answer.body_mut()).await, b"{}");
+        let received: Vec<u8> = seen.lock().unwrap().concat();
+        let text = String::from_utf8_lossy(&received).to_ascii_lowercase();
+        assert!(text.contains("content-length: 100005\r\n"), "{text:.200}");
+        assert!(received.ends_with(&big));
     }
 
     #[tokio::test]
