@@ -45,9 +45,11 @@ pub struct Target {
 }
 
 impl Target {
-    /// The target of `uri` when it is plain HTTP.
-    pub fn of(uri: &Uri) -> Option<Target> {
-        if uri.scheme_str() != Some("http") {
+    /// The target of `request` when it can go this way: plain HTTP, and not a HEAD (whose
+    /// answer's length a reader of the answer alone would misjudge).
+    pub fn of<B>(request: &Request<B>) -> Option<Target> {
+        let uri = request.uri();
+        if uri.scheme_str() != Some("http") || request.method() == Method::HEAD {
             return None;
         }
         let host = uri.host()?;
@@ -162,9 +164,6 @@ fn request_wire(
     body: &Chunks,
 ) -> Result<BytesMut, UpstreamError> {
     let bad = |what: &str| UpstreamError::Build(format!("upstream request: invalid {what}"));
-    if parts.method == Method::HEAD {
-        return Err(bad("method (HEAD is not relayed)"));
-    }
     let has_body = parts.method != Method::GET || !body.is_empty();
     let host = match (target.host.contains(':'), parts.uri.port_u16()) {
         (true, Some(port)) => format!("[{}]:{port}", target.host),
@@ -335,7 +334,7 @@ mod tests {
         )
         .await;
         let direct = Direct::new(Duration::from_secs(5));
-        let target = Target::of(request(port).uri()).unwrap();
+        let target = Target::of(&request(port)).unwrap();
         for _ in 0..3 {
             let mut answer = direct.send(&target, request(port)).await.unwrap();
             assert_eq!(answer.status(), 200);
@@ -372,7 +371,7 @@ mod tests {
             .uri(format!("http://127.0.0.1:{port}/big"))
             .body(Chunks::new([Bytes::from(big.clone())]))
             .unwrap();
-        let target = Target::of(request.uri()).unwrap();
+        let target = Target::of(&request).unwrap();
         let mut answer = direct.send(&target, request).await.unwrap();
         assert_eq!(whole(answer.body_mut()).await, b"{}");
         let received: Vec<u8> = seen.lock().unwrap().concat();
@@ -386,7 +385,7 @@ mod tests {
         let (port, accepted, _) =
             server(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\npartial").await;
         let direct = Direct::new(Duration::from_secs(5));
-        let target = Target::of(request(port).uri()).unwrap();
+        let target = Target::of(&request(port)).unwrap();
         let mut answer = direct.send(&target, request(port)).await.unwrap();
         assert_eq!(answer.status(), 200);
         // The server keeps the socket open: the body ends only at its close, so the bytes so
@@ -399,7 +398,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn unreachable_and_unknown_servers_fail_to_connect() {
+    async fn unreachable_and_unknown_servers_fail_to_connect_and_https_and_head_go_elsewhere() {
         let direct = Direct::new(Duration::from_secs(5));
         let closed = TcpListener::bind("127.0.0.1:0")
             .await
@@ -408,20 +407,29 @@ mod tests {
             .unwrap()
             .port();
         let refused = direct
-            .send(&Target::of(request(closed).uri()).unwrap(), request(closed))
+            .send(&Target::of(&request(closed)).unwrap(), request(closed))
             .await;
         assert!(
             matches!(refused, Err(UpstreamError::Connect(_))),
             "{:?}",
             refused.err()
         );
-        let uri: Uri = "http://no-such-host.invalid/".parse().unwrap();
-        let unknown = direct.send(&Target::of(&uri).unwrap(), request(80)).await;
+        let to = |method: Method, url: &str| {
+            Request::builder()
+                .method(method)
+                .uri(url)
+                .body(Chunks::default())
+                .unwrap()
+        };
+        let unknown = to(Method::GET, "http://no-such-host.invalid/");
+        let unknown = direct.send(&Target::of(&unknown).unwrap(), unknown).await;
         assert!(
             matches!(unknown, Err(UpstreamError::Connect(_))),
             "{:?}",
             unknown.err()
         );
-        assert!(Target::of(&"https://example.com/".parse().unwrap()).is_none());
+        // HTTPS and HEAD go through the hyper client.
+        assert!(Target::of(&to(Method::POST, "https://example.com/")).is_none());
+        assert!(Target::of(&to(Method::HEAD, "http://example.com/")).is_none());
     }
 }

@@ -210,7 +210,7 @@ impl Upstream {
         let timed_out =
             || UpstreamError::Timeout(u64::try_from(ttfb.as_millis()).unwrap_or(u64::MAX));
         if proxy.is_none()
-            && let Some(target) = direct::Target::of(request.uri())
+            && let Some(target) = direct::Target::of(&request)
         {
             let sent = self.direct.send(&target, request);
             return match tokio::time::timeout(ttfb, sent).await {
