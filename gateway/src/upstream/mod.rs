@@ -41,7 +41,8 @@ enum Proxied {
 /// Most distinct proxies kept (each with its own pool); more are refused until a restart.
 const MAX_PROXIES: usize = 256;
 
-/// Pooled HTTP/1.1 and HTTP/2 client for every channel.
+/// The upstream client of every channel: the direct path for plain HTTP, hyper (HTTP/1.1 and
+/// HTTP/2) for the rest, and one hyper client per channel proxy.
 pub struct Upstream {
     client: Pooled<HttpConnector>,
     direct: direct::Direct,
