@@ -103,16 +103,17 @@ impl Direct {
                 Err(e) => return Err(UpstreamError::Broken(e.to_string())),
             }
         };
+        let head = session
+            .resp_header()
+            .ok_or_else(|| UpstreamError::Broken("no answer head".to_owned()))?;
+        let (status, headers) = (head.status, head.headers.clone());
         let mut response = Response::new(DirectBody {
-            session: None,
+            session: Some(Box::new(session)),
             peer,
             pool: self.pool.clone(),
         });
-        if let Some(head) = session.resp_header() {
-            *response.status_mut() = head.status;
-            *response.headers_mut() = head.headers.clone();
-        }
-        response.body_mut().session = Some(Box::new(session));
+        *response.status_mut() = status;
+        *response.headers_mut() = headers;
         Ok(response)
     }
 
