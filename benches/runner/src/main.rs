@@ -5,6 +5,7 @@
 
 mod churn;
 mod cp_api;
+mod hold;
 mod http;
 mod idle;
 mod load;
@@ -23,6 +24,7 @@ mod tools;
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
@@ -102,6 +104,11 @@ struct Args {
     /// Keep the scratch folder (logs, configs) after the run.
     #[arg(long)]
     keep: bool,
+    /// Profiling by hand: start and warm up the targets, print how to reach each one (address,
+    /// pids, a curl command per workload), keep them running this many seconds, then stop them
+    /// without measuring anything.
+    #[arg(long)]
+    hold: Option<u64>,
 }
 
 fn sh(cmd: &str, args: &[&str]) -> String {
@@ -416,6 +423,10 @@ fn main() -> anyhow::Result<()> {
         paced,
     };
     bench.warm_up(&started_targets)?;
+    if let Some(seconds) = args.hold {
+        hold::print_and_wait(&started_targets, Duration::from_secs(seconds));
+        return Ok(());
+    }
     if !skip("closed") {
         results.closed = bench.closed_loop(&started_targets)?;
     }

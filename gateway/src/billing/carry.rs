@@ -8,12 +8,51 @@
 //! balances include it.
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Mutex, MutexGuard};
 
 use super::leases::{Claim, Leases, Subject, Want};
 use crate::config::delta::Fresh;
 use crate::config::{Snapshot, TokenEntry, UserEntry};
 use std::sync::atomic::Ordering;
+
+/// A usage record's request id as a 128-bit fingerprint (XXH3): a fixed 16 bytes held in
+/// the map's own slots, where a `String` key cost an allocation per record and a second
+/// cache line at every probe. Request ids are made by gateways (a timestamp and random
+/// bits), and two of the records outstanding at once sharing a fingerprint is as likely
+/// as a 128-bit random collision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RecordKey(u128);
+
+impl RecordKey {
+    /// The key of the record of `request_id`.
+    pub fn of(request_id: &str) -> Self {
+        RecordKey(xxhash_rust::xxh3::xxh3_128(request_id.as_bytes()))
+    }
+}
+
+/// Hashes a [`RecordKey`] to its own low bits: it is a hash already.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u128` is used by `RecordKey`; anything else folds in byte by byte.
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 = n as u64;
+    }
+}
+
+type RecordMap<V> = HashMap<RecordKey, V, BuildHasherDefault<KeyHasher>>;
 
 /// One charged record's amounts.
 #[derive(Debug, Clone, Copy)]
@@ -29,9 +68,9 @@ struct Inner {
     users: HashMap<i64, i64>,
     tokens: HashMap<i64, i64>,
     /// Charged records not yet reflected, by request id.
-    charged: HashMap<String, Charge>,
+    charged: RecordMap<Charge>,
     /// Acknowledged records, by the config version from which snapshots include them.
-    reflected_from: BTreeMap<u64, Vec<String>>,
+    reflected_from: BTreeMap<u64, Vec<RecordKey>>,
     /// Leases of fleet budget (gateways sharing balances through Redis).
     leases: Leases,
     /// Whether spending must stay within the leases (Redis configured and reachable).
@@ -242,7 +281,7 @@ impl Carry {
         let mut inner = self.lock();
         if inner
             .charged
-            .insert(request_id.to_owned(), Charge { user, token, quota })
+            .insert(RecordKey::of(request_id), Charge { user, token, quota })
             .is_none()
         {
             inner.add(user, token, quota);
@@ -252,11 +291,15 @@ impl Carry {
     /// The control plane committed these records; snapshots from `version` on include them
     /// (0: the control plane did not say, so the next snapshot is taken to include them).
     pub fn acknowledged<'a>(&self, version: u64, request_ids: impl IntoIterator<Item = &'a str>) {
+        self.acknowledged_keys(version, request_ids.into_iter().map(RecordKey::of));
+    }
+
+    /// [`Carry::acknowledged`] with the records' keys.
+    pub fn acknowledged_keys(&self, version: u64, keys: impl IntoIterator<Item = RecordKey>) {
         let mut inner = self.lock();
-        let known: Vec<String> = request_ids
+        let known: Vec<RecordKey> = keys
             .into_iter()
-            .filter(|id| inner.charged.contains_key(*id))
-            .map(str::to_owned)
+            .filter(|key| inner.charged.contains_key(key))
             .collect();
         if !known.is_empty() {
             inner
@@ -279,8 +322,8 @@ impl Carry {
         let later = inner.reflected_from.split_off(&(version + 1));
         let reflected = std::mem::replace(&mut inner.reflected_from, later);
         let mut left: HashMap<Subject, i64> = HashMap::new();
-        for id in reflected.into_values().flatten() {
-            if let Some(c) = inner.charged.remove(&id) {
+        for key in reflected.into_values().flatten() {
+            if let Some(c) = inner.charged.remove(&key) {
                 inner.add(c.user, c.token, -c.quota);
                 *left.entry(Subject::User(c.user)).or_default() += c.quota;
                 *left.entry(Subject::Token(c.token)).or_default() += c.quota;

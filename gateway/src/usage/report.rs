@@ -28,6 +28,7 @@ pub use super::writer::COMMIT_EVERY;
 use super::writer::{self, Queue, WriterHandle};
 use super::{UsageRecord, UsageSink};
 use crate::billing::Carry;
+use crate::billing::carry::RecordKey;
 use crate::config::watch::{Auth, Backoff};
 
 /// Most records in one batch.
@@ -306,29 +307,34 @@ impl Reporter {
 
     /// Sends `batch` and, once acknowledged, releases it from the spool; returns the
     /// records delivered.
-    async fn deliver(&mut self, batch: Batch) -> Result<usize, ReportError> {
-        let n = batch.records.len();
+    async fn deliver(&mut self, mut batch: Batch) -> Result<usize, ReportError> {
+        let records = batch.take_records();
+        let n = records.len();
         if n > 0 {
-            self.send(&batch.records).await?;
+            self.send(records).await?;
         }
         let spool = self.spool.clone();
         tokio::task::spawn_blocking(move || spool.ack(&batch)).await?;
         Ok(n)
     }
 
-    /// Sends one batch and waits for its ack (reopening the stream when needed).
-    async fn send(&mut self, records: &[UsageRecord]) -> Result<(), ReportError> {
+    /// Sends one batch and waits for its ack (reopening the stream when needed). A batch
+    /// that fails is read from the spool again.
+    async fn send(&mut self, records: Vec<UsageRecord>) -> Result<(), ReportError> {
         let batch_id = self.next_batch;
         self.next_batch += 1;
+        let keys: Vec<RecordKey> = records
+            .iter()
+            .map(|r| RecordKey::of(&r.request_id))
+            .collect();
         let batch = pb::ReportBatch {
             batch_id,
             gateway_id: self.gateway_id.clone(),
-            records: records.iter().cloned().map(to_wire).collect(),
+            records: records.into_iter().map(to_wire).collect(),
         };
         match self.send_on_stream(batch).await {
             Ok(ack) => {
-                let ids = records.iter().map(|r| r.request_id.as_str());
-                self.carry.acknowledged(ack.config_version, ids);
+                self.carry.acknowledged_keys(ack.config_version, keys);
                 Ok(())
             }
             Err(err) => {

@@ -149,13 +149,13 @@ impl Writer {
                 }
             }
             last_commit = Some(Instant::now());
-            self.commit(&group);
+            self.commit(group);
             if stopping {
                 break;
             }
         }
         // Stopping: whatever is still queued goes in one last group.
-        let rest: Vec<UsageRecord> = self
+        let mut rest: Vec<UsageRecord> = self
             .rx
             .try_iter()
             .filter_map(|m| match m {
@@ -163,19 +163,21 @@ impl Writer {
                 Msg::Stop => None,
             })
             .collect();
-        for group in rest.chunks(GROUP_MAX) {
-            self.commit(group);
+        while !rest.is_empty() {
+            let later = rest.split_off(rest.len().min(GROUP_MAX));
+            self.commit(std::mem::replace(&mut rest, later));
         }
     }
 
-    fn commit(&self, group: &[UsageRecord]) {
+    fn commit(&self, group: Vec<UsageRecord>) {
         if group.is_empty() {
             return;
         }
+        let n = group.len();
         // Dropped records (bound, disk) are counted by the spool; either way they are no
         // longer waiting for the disk.
         self.spool.append(group);
-        self.pending.fetch_sub(group.len(), Ordering::AcqRel);
+        self.pending.fetch_sub(n, Ordering::AcqRel);
         self.wake.notify_one();
     }
 }

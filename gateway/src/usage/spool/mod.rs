@@ -3,9 +3,12 @@
 //! `usage-spool.jsonl` (one write and one fsync per group); the reporter reads durable lines
 //! back by offset, and once they are acknowledged releases them: an acknowledged file is
 //! emptied, or renamed to `usage-spool.replaying` and deleted when all of it is acknowledged.
-//! Depth and size are tracked in memory (one scan at open); the size is bounded.
+//! Depth and size are tracked in memory (one scan at open); the size is bounded. The records
+//! of the latest appends stay in memory too ([`Recent`]), so that in steady state the
+//! reporter is handed what was just written instead of reading and parsing it back.
 
 mod disk;
+mod recent;
 mod segment;
 
 use std::ops::ControlFlow;
@@ -16,6 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use prometheus::IntGauge;
 
 pub use self::disk::{Disk, Fs};
+use self::recent::Recent;
 use self::segment::{Segment, for_each_line};
 use super::UsageRecord;
 use super::drops::{DropReason, Drops};
@@ -64,6 +68,15 @@ struct Files {
     next_id: u64,
     /// A failed write may have left bytes past the active file's durable length.
     dirty: bool,
+    /// Durable records of the latest appends, not yet read.
+    recent: Recent,
+}
+
+impl Batch {
+    /// The records, moved out (the batch still acknowledges its lines).
+    pub fn take_records(&mut self) -> Vec<UsageRecord> {
+        std::mem::take(&mut self.records)
+    }
 }
 
 impl Files {
@@ -138,6 +151,7 @@ impl Spool {
                 active,
                 next_id: 2,
                 dirty: false,
+                recent: Recent::default(),
             }),
             depth: AtomicU64::new(depth),
             gauge: OnceLock::new(),
@@ -182,37 +196,47 @@ impl Spool {
     }
 
     /// Appends `records` with one write and one sync; returns how many are durable. Records
-    /// past the size bound, or in a write that failed, are dropped and counted.
-    pub fn append(&self, records: &[UsageRecord]) -> usize {
+    /// past the size bound, or in a write that failed, are dropped and counted. Durable
+    /// records are kept in memory for the reader, as far as [`Recent`] has room.
+    pub fn append(&self, records: Vec<UsageRecord>) -> usize {
         let mut buf = Vec::new();
-        let mut ends = Vec::with_capacity(records.len());
+        let mut lines = Vec::with_capacity(records.len());
         for r in records {
             // A plain struct of strings and numbers always serialises.
-            if serde_json::to_writer(&mut buf, r).is_ok() {
+            if serde_json::to_writer(&mut buf, &r).is_ok() {
                 buf.push(b'\n');
-                ends.push(buf.len());
+                lines.push((buf.len(), r));
             }
         }
         let mut files = self.lock();
         let room = self.max_bytes.saturating_sub(files.bytes());
-        let fit = ends.partition_point(|end| *end as u64 <= room);
+        let fit = lines.partition_point(|(end, _)| *end as u64 <= room);
         self.drops.add(
             DropReason::SpoolFull,
-            (ends.len() - fit) as u64,
+            (lines.len() - fit) as u64,
             &format_args!("spool bound of {} bytes reached", self.max_bytes),
         );
         if fit == 0 {
             return 0;
         }
-        let bytes = &buf[..ends[fit - 1]];
+        lines.truncate(fit);
+        let bytes = &buf[..lines[fit - 1].0];
         let written = self.write(&mut files, bytes);
         if let Err(err) = written {
             drop(files);
             self.drops.add(DropReason::Disk, fit as u64, &err);
             return 0;
         }
+        let (segment, start) = (files.active.id, files.active.len);
         files.active.len += bytes.len() as u64;
         files.active.lines += fit as u64;
+        files.recent.extend(
+            segment,
+            start,
+            lines
+                .into_iter()
+                .map(|(end, record)| (start + end as u64, record)),
+        );
         self.depth.fetch_add(fit as u64, Ordering::AcqRel);
         self.publish();
         fit
@@ -236,26 +260,35 @@ impl Spool {
     }
 
     /// Reads the oldest durable records not yet acknowledged: at most `max_records`, and
-    /// about `max_bytes` of lines (at least one). `None` when there are none.
+    /// about `max_bytes` of lines (at least one). `None` when there are none. Records still
+    /// in memory are taken from there; the file is read (and parsed) only for the others.
     pub fn read_batch(
         &self,
         max_records: usize,
         max_bytes: u64,
     ) -> Result<Option<Batch>, SpoolError> {
         let (file, path, id, from, to) = {
-            let files = self.lock();
+            let mut files = self.lock();
             let seg = match &files.sealed {
                 Some(s) if !s.fully_acked() => s,
                 _ if !files.active.fully_acked() => &files.active,
                 _ => return Ok(None),
             };
-            (
-                seg.file.clone(),
-                seg.path.clone(),
-                seg.id,
-                seg.acked_len,
-                seg.len,
-            )
+            let (id, from, len) = (seg.id, seg.acked_len, seg.len);
+            let (file, path) = (seg.file.clone(), seg.path.clone());
+            if let Some((records, end)) = files.recent.take(id, from, max_records, max_bytes) {
+                let lines = records.len() as u64;
+                return Ok(Some(Batch {
+                    records,
+                    segment: id,
+                    end,
+                    lines,
+                    unreadable: 0,
+                }));
+            }
+            // Up to where the records in memory begin, if they are further on in this file.
+            let to = files.recent.starts_within(id, from).unwrap_or(len);
+            (file, path, id, from, to)
         };
         // The range is immutable until acknowledged: appends go past it, and only `ack`
         // (called by the reader itself) releases it.
@@ -311,6 +344,13 @@ impl Spool {
 
     /// Deletes an acknowledged sealed file; empties or seals an acknowledged active one.
     fn release(&self, files: &mut Files) {
+        self.release_files(files);
+        // Records of a file emptied and renumbered are no longer anywhere to be read.
+        let live = [Some(files.active.id), files.sealed.as_ref().map(|s| s.id)];
+        files.recent.keep_segments(&live);
+    }
+
+    fn release_files(&self, files: &mut Files) {
         if files.sealed.as_ref().is_some_and(Segment::fully_acked)
             && let Some(sealed) = files.sealed.take()
             && let Err(err) = std::fs::remove_file(&sealed.path)
