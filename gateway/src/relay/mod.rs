@@ -231,10 +231,16 @@ impl Relay {
                     .await
             }
             Call::CountTokens => self.count_tokens(session, snap, trace).await,
-            Call::Media(kind) => media::relay(self, session, snap, trace, kind).await,
-            Call::NotImplemented => media::answer_not_implemented(self, session, snap, trace).await,
-            Call::Billing(info) => billing_api::answer(self, session, snap, trace, info).await,
-            Call::Task(call) => task_relay::relay(self, session, snap, trace, call).await,
+            // The other calls' futures are boxed: the chat path's future, built and moved on
+            // every request, stays the size of its own states.
+            Call::Media(kind) => Box::pin(media::relay(self, session, snap, trace, kind)).await,
+            Call::NotImplemented => {
+                Box::pin(media::answer_not_implemented(self, session, snap, trace)).await
+            }
+            Call::Billing(info) => {
+                Box::pin(billing_api::answer(self, session, snap, trace, info)).await
+            }
+            Call::Task(call) => Box::pin(task_relay::relay(self, session, snap, trace, call)).await,
             call => post::relay(self, session, snap, trace, &call).await,
         }
     }

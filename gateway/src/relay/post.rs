@@ -257,7 +257,14 @@ async fn attempts(
             (Job::OpenAi(parsed), Protocol::OpenAi) => {
                 attempt(r, session, snap, &channel, parsed, trace, budget).await
             }
-            _ => convert::attempt(r, session, snap, &channel, job, trace, budget).await,
+            // Boxed: converting is the less common path, and its future would set the size
+            // of every request's.
+            _ => {
+                Box::pin(convert::attempt(
+                    r, session, snap, &channel, job, trace, budget,
+                ))
+                .await
+            }
         };
         end_attempt_span(trace, &result);
         breaker_outcome(&r.state, &channel, trace.key.index, &result);

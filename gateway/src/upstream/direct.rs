@@ -92,11 +92,7 @@ impl Direct {
         let mut attempts = 0;
         let session = loop {
             attempts += 1;
-            let (session, reused) = self
-                .pool
-                .get_http_session(&peer)
-                .await
-                .map_err(|e| UpstreamError::Connect(e.to_string()))?;
+            let (session, reused) = self.session(&peer).await?;
             match exchange(session, &peer, &head, &body).await {
                 Ok(session) => break session,
                 Err(_) if reused && attempts < 3 => continue,
@@ -115,6 +111,19 @@ impl Direct {
         *response.status_mut() = status;
         *response.headers_mut() = headers;
         Ok(response)
+    }
+
+    /// A pooled connection to `peer` when there is one, otherwise a new one (and whether it
+    /// was pooled). The connect path's future is large (TLS and proxies included, about
+    /// 8 KiB): boxed, it stays out of every request's future, which would otherwise be copied
+    /// whole as each caller builds it.
+    async fn session(&self, peer: &HttpPeer) -> Result<(HttpSession, bool), UpstreamError> {
+        if let Some(session) = self.pool.reused_http_session(peer).await {
+            return Ok((session, true));
+        }
+        Box::pin(self.pool.get_http_session(peer))
+            .await
+            .map_err(|e| UpstreamError::Connect(e.to_string()))
     }
 
     /// The address of `target`: as written, or its name resolved (at most once a minute).
