@@ -10,6 +10,7 @@ pub mod config;
 pub mod credentials;
 pub mod edge;
 pub mod error;
+pub mod id_hash;
 pub mod limits;
 pub mod memory;
 pub mod metrics;

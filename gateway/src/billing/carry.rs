@@ -8,12 +8,12 @@
 //! balances include it.
 
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Mutex, MutexGuard};
 
 use super::leases::{Claim, Leases, Subject, Want};
 use crate::config::delta::Fresh;
 use crate::config::{Snapshot, TokenEntry, UserEntry};
+use crate::id_hash::IdMap;
 use std::sync::atomic::Ordering;
 
 /// A usage record's request id as a 128-bit fingerprint (XXH3): a fixed 16 bytes held in
@@ -31,28 +31,7 @@ impl RecordKey {
     }
 }
 
-/// Hashes a [`RecordKey`] to its own low bits: it is a hash already.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u128` is used by `RecordKey`; anything else folds in byte by byte.
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-
-    fn write_u128(&mut self, n: u128) {
-        self.0 = n as u64;
-    }
-}
-
-type RecordMap<V> = HashMap<RecordKey, V, BuildHasherDefault<KeyHasher>>;
+type RecordMap<V> = IdMap<RecordKey, V>;
 
 /// One charged record's amounts.
 #[derive(Debug, Clone, Copy)]
@@ -65,8 +44,8 @@ struct Charge {
 #[derive(Debug, Default)]
 struct Inner {
     /// Held and charged quota not in the control plane's figures, by user and by token.
-    users: HashMap<i64, i64>,
-    tokens: HashMap<i64, i64>,
+    users: IdMap<i64, i64>,
+    tokens: IdMap<i64, i64>,
     /// Charged records not yet reflected, by request id.
     charged: RecordMap<Charge>,
     /// Acknowledged records, by the config version from which snapshots include them.

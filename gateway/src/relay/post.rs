@@ -538,7 +538,12 @@ async fn attempt(
             parsed.client_include_usage,
             parsed.prompt_estimate,
         );
-        return sse::relay_stream(session, answer, relay, budget, trace, opts).await;
+        // Boxed: a stream's relay state would otherwise set the size of every request's
+        // future (one allocation per stream, against a copy of it per request).
+        return Box::pin(sse::relay_stream(
+            session, answer, relay, budget, trace, opts,
+        ))
+        .await;
     }
     let bytes = read_answer(session, &mut answer, opts, trace).await?;
     let (usage, local_count) = openai::answer_usage_of(parsed, &bytes)

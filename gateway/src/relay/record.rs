@@ -74,12 +74,57 @@ pub struct Trace {
     pub task: Option<crate::usage::TaskReport>,
 }
 
+/// A request id: the time in microseconds, then 32 random bits in hex (written without the
+/// formatting machinery: it is made for every request).
 fn new_request_id(now: std::time::SystemTime) -> String {
     let ts = now
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_micros())
+        .map(|d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
         .unwrap_or(0);
-    format!("{ts}{:08x}", rand::random::<u32>())
+    let mut id = String::with_capacity(28);
+    push_decimal(&mut id, ts);
+    let random = rand::random::<u32>();
+    for shift in (0..8).rev() {
+        let nibble = (random >> (shift * 4)) & 0xf;
+        id.push(char::from_digit(nibble, 16).unwrap_or('0'));
+    }
+    id
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for d in &digits[at..] {
+        out.push(char::from(*d));
+    }
+}
+
+/// The client's address as the log row shows it (IPv4 written by hand: it is made for every
+/// request).
+fn ip_text(ip: std::net::IpAddr) -> String {
+    match ip {
+        std::net::IpAddr::V4(v4) => {
+            let mut text = String::with_capacity(15);
+            for (i, octet) in v4.octets().into_iter().enumerate() {
+                if i > 0 {
+                    text.push('.');
+                }
+                push_decimal(&mut text, u64::from(octet));
+            }
+            text
+        }
+        std::net::IpAddr::V6(_) => ip.to_string(),
+    }
 }
 
 impl Trace {
@@ -291,7 +336,7 @@ impl Trace {
             content: self.error.unwrap_or_default(),
             status: self.status,
             other,
-            ip: self.client_ip.map(|ip| ip.to_string()).unwrap_or_default(),
+            ip: self.client_ip.map(ip_text).unwrap_or_default(),
             channel_failures: self.channel_failures,
             task: self.task,
         });
@@ -398,6 +443,36 @@ fn protocol_name(p: adapters::provider::Protocol) -> &'static str {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn request_ids_and_addresses_are_written_as_the_formatter_would() {
+        let at = std::time::UNIX_EPOCH + std::time::Duration::from_micros(1_764_412_345_678_901);
+        let id = new_request_id(at);
+        assert_eq!(id.len(), 16 + 8);
+        assert!(id.starts_with("1764412345678901"));
+        assert!(
+            id[16..]
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
+        assert!(new_request_id(std::time::UNIX_EPOCH).starts_with('0'));
+        for n in [0u64, 7, 10, 255, 1_000_000, u64::MAX] {
+            let mut s = String::new();
+            push_decimal(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+        for ip in [
+            "0.0.0.0",
+            "127.0.0.1",
+            "10.20.255.9",
+            "255.255.255.255",
+            "::1",
+            "2001:db8::8a2e:370:7334",
+        ] {
+            let ip: std::net::IpAddr = ip.parse().unwrap();
+            assert_eq!(ip_text(ip), ip.to_string());
+        }
+    }
 
     #[test]
     fn other_is_the_sorted_object_the_console_reads() {
