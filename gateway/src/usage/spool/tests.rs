@@ -332,8 +332,18 @@ fn a_write_that_failed_leaves_nothing_in_memory_and_later_records_still_arrive_i
     assert_eq!(spool.append(recs("a", 2)), 2);
     disk.full.store(true, Ordering::SeqCst);
     assert_eq!(spool.append(recs("lost", 2)), 0);
+    assert_eq!(
+        spool.lock().recent.len(),
+        2,
+        "the failed write's records are not kept"
+    );
     disk.full.store(false, Ordering::SeqCst);
     assert_eq!(spool.append(recs("b", 2)), 2);
+    assert_eq!(
+        spool.lock().recent.len(),
+        4,
+        "the run continues after the cut"
+    );
     let mut ids = Vec::new();
     while let Some(batch) = spool.read_batch(1, 1 << 20).unwrap() {
         ids.extend(batch_ids(&batch).iter().map(|s| s.to_string()));
