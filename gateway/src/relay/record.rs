@@ -8,7 +8,6 @@ use serde::Serialize;
 use crate::billing::Price;
 use crate::config::ChannelEntry;
 use crate::edge::Caller;
-use crate::metrics::status_class;
 use crate::state::GatewayState;
 use crate::usage::{LOG_CONSUME, LOG_ERROR, UsageRecord};
 use adapters::openai::Usage;
@@ -238,7 +237,6 @@ impl Trace {
         if let Some(span) = self.span.take() {
             span.finish(&self);
         }
-        let stream_label = if self.stream { "true" } else { "false" };
         // Each request's row is its usage record and its metrics; a log line per request is
         // for debugging (`RUST_LOG=gateway=debug`): at info it cost every request a write.
         tracing::debug!(
@@ -254,43 +252,28 @@ impl Trace {
             "request done"
         );
         let m = &state.metrics;
-        m.requests
-            .with_label_values(&[
-                self.endpoint,
-                status_class(self.status),
-                self.error_code.unwrap_or("ok"),
-            ])
-            .inc();
-        m.duration
-            .with_label_values(&[self.endpoint, stream_label])
-            .observe(elapsed.as_secs_f64());
-        if let Some(frt) = self.frt_ms {
-            m.ttft
-                .with_label_values(&[self.endpoint, stream_label])
-                .observe(frt as f64 / 1000.0);
-        }
-        if self.quota > 0 || self.usage.prompt_tokens > 0 {
-            m.tokens
-                .with_label_values(&["prompt"])
-                .inc_by(self.usage.prompt_tokens.max(0) as u64);
-            m.tokens
-                .with_label_values(&["completion"])
-                .inc_by(self.usage.completion_tokens.max(0) as u64);
-        }
-        if let Some(c) = &self.caller
-            && !self.model.is_empty()
-        {
-            m.by_model.observe(&crate::metrics::ModelSample {
-                model: &self.model,
-                group: &c.group,
-                channel_id: self.channel.as_ref().map(|ch| ch.id),
-                status: self.status,
-                prompt_tokens: self.usage.prompt_tokens,
-                completion_tokens: self.usage.completion_tokens,
-                quota: self.quota,
-                ttft_seconds: self.frt_ms.map(|ms| ms as f64 / 1000.0),
-            });
-        }
+        m.count_finished(&crate::metrics::Finished {
+            endpoint: self.endpoint,
+            status: self.status,
+            code: self.error_code,
+            stream: self.stream,
+            model: self
+                .caller
+                .as_ref()
+                .filter(|_| !self.model.is_empty())
+                .map(|c| {
+                    (
+                        &*self.model,
+                        &*c.group,
+                        self.channel.as_ref().map(|ch| ch.id),
+                    )
+                }),
+            elapsed_seconds: elapsed.as_secs_f64(),
+            ttft_seconds: self.frt_ms.map(|ms| ms as f64 / 1000.0),
+            prompt_tokens: self.usage.prompt_tokens,
+            completion_tokens: self.usage.completion_tokens,
+            quota: self.quota,
+        });
         // Requests that never authenticated, and free calls (model lists, token counting),
         // leave no row: anyone could grow the log table with them. They are counted instead.
         let Some(c) = &self.caller else {

@@ -3,8 +3,14 @@
 //! and channel labels are bounded: the first values seen keep their own label, later ones
 //! share `other`.
 
+mod memo;
+
+use std::cell::OnceCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use prometheus::{
-    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts,
+    Registry, TextEncoder,
 };
 
 pub const REQUESTS: &str = "gateway_requests_total";
@@ -83,18 +89,6 @@ pub struct ModelMetrics {
     ttft: HistogramVec,
 }
 
-/// One finished request, as the model metrics see it.
-pub struct ModelSample<'a> {
-    pub model: &'a str,
-    pub group: &'a str,
-    pub channel_id: Option<i64>,
-    pub status: u16,
-    pub prompt_tokens: i64,
-    pub completion_tokens: i64,
-    pub quota: i64,
-    pub ttft_seconds: Option<f64>,
-}
-
 impl ModelMetrics {
     fn new(registry: &Registry) -> Result<ModelMetrics, prometheus::Error> {
         let requests = IntCounterVec::new(
@@ -144,39 +138,98 @@ impl ModelMetrics {
         })
     }
 
-    /// Counts one finished request.
-    pub fn observe(&self, s: &ModelSample<'_>) {
-        let model = self.models.get(s.model);
-        let class = status_class(s.status);
-        self.requests
-            .with_label_values(&[model, self.groups.get(s.group), class])
-            .inc();
-        if let Some(id) = s.channel_id {
-            let id = id.to_string();
-            self.channel_requests
-                .with_label_values(&[self.channels.get(&id), class])
-                .inc();
-        }
-        for (kind, n) in [
-            ("prompt", s.prompt_tokens),
-            ("completion", s.completion_tokens),
-        ] {
-            if n > 0 {
-                self.tokens
-                    .with_label_values(&[model, kind])
-                    .inc_by(n.unsigned_abs());
-            }
-        }
-        if s.quota > 0 {
-            self.quota
-                .with_label_values(&[model])
-                .inc_by(s.quota.unsigned_abs());
-        }
-        if let Some(t) = s.ttft_seconds {
-            self.ttft.with_label_values(&[model]).observe(t);
+    /// The series of a model, group and channel answered with `class`.
+    fn resolve(
+        &self,
+        (model, group, channel): (&str, &str, Option<i64>),
+        class: &'static str,
+    ) -> ModelSeries {
+        let model = self.models.get(model);
+        ModelSeries {
+            requests: self
+                .requests
+                .with_label_values(&[model, self.groups.get(group), class]),
+            channel_requests: channel.map(|id| {
+                let id = id.to_string();
+                self.channel_requests
+                    .with_label_values(&[self.channels.get(&id), class])
+            }),
+            label: model.into(),
+            prompt_tokens: OnceCell::new(),
+            completion_tokens: OnceCell::new(),
+            quota: OnceCell::new(),
+            ttft: OnceCell::new(),
         }
     }
 }
+
+impl ModelMetrics {
+    /// Counts `f` into a model's series.
+    fn count(&self, m: &ModelSeries, f: &Finished<'_>) {
+        m.requests.inc();
+        if let Some(c) = &m.channel_requests {
+            c.inc();
+        }
+        let label = &*m.label;
+        for (series, kind, n) in [
+            (&m.prompt_tokens, "prompt", f.prompt_tokens),
+            (&m.completion_tokens, "completion", f.completion_tokens),
+        ] {
+            if n > 0 {
+                series
+                    .get_or_init(|| self.tokens.with_label_values(&[label, kind]))
+                    .inc_by(n.unsigned_abs());
+            }
+        }
+        if f.quota > 0 {
+            m.quota
+                .get_or_init(|| self.quota.with_label_values(&[label]))
+                .inc_by(f.quota.unsigned_abs());
+        }
+        if let Some(t) = f.ttft_seconds {
+            m.ttft
+                .get_or_init(|| self.ttft.with_label_values(&[label]))
+                .observe(t);
+        }
+    }
+}
+
+/// One finished request, as the metrics see it.
+pub struct Finished<'a> {
+    pub endpoint: &'static str,
+    pub status: u16,
+    /// The error code of a failed request.
+    pub code: Option<&'static str>,
+    pub stream: bool,
+    /// Model, group and channel id, for a request with a caller that named a model.
+    pub model: Option<(&'a str, &'a str, Option<i64>)>,
+    pub elapsed_seconds: f64,
+    pub ttft_seconds: Option<f64>,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    pub quota: i64,
+}
+
+/// The series one combination of labels counts into; the ones a request may not touch are
+/// made when first counted (a scrape shows no series that never moved).
+pub struct RequestSeries {
+    requests: IntCounter,
+    duration: Histogram,
+    ttft: OnceCell<Histogram>,
+    model: Option<ModelSeries>,
+}
+
+struct ModelSeries {
+    requests: IntCounter,
+    channel_requests: Option<IntCounter>,
+    /// The model's label (its name, or `other` past the cap).
+    label: Box<str>,
+    prompt_tokens: OnceCell<IntCounter>,
+    completion_tokens: OnceCell<IntCounter>,
+    quota: OnceCell<IntCounter>,
+    ttft: OnceCell<Histogram>,
+}
+
 pub const BREAKERS_OPEN: &str = "gateway_channel_breakers_open";
 pub const BREAKER_OPENED: &str = "gateway_channel_breaker_opened_total";
 
@@ -187,6 +240,11 @@ const LATENCY_BUCKETS: &[f64] = &[
 /// The gateway's metrics in their own registry (several gateways may share a process in tests).
 pub struct Metrics {
     registry: Registry,
+    /// Tells this instance's series apart in the per-thread memo.
+    instance: u64,
+    /// `tokens` by kind, resolved once.
+    prompt_tokens: IntCounter,
+    completion_tokens: IntCounter,
     pub requests: IntCounterVec,
     pub duration: HistogramVec,
     pub ttft: HistogramVec,
@@ -342,7 +400,11 @@ impl Metrics {
         )?;
         registry.register(Box::new(config_stale_seconds.clone()))?;
         registry.register(Box::new(breaker_opened.clone()))?;
+        static INSTANCES: AtomicU64 = AtomicU64::new(0);
         Ok(Metrics {
+            instance: INSTANCES.fetch_add(1, Ordering::Relaxed),
+            prompt_tokens: tokens.with_label_values(&["prompt"]),
+            completion_tokens: tokens.with_label_values(&["completion"]),
             requests,
             duration,
             ttft,
@@ -367,6 +429,47 @@ impl Metrics {
             by_model: ModelMetrics::new(&registry)?,
             registry,
         })
+    }
+
+    /// Counts one finished request: requests, latency, first token, tokens and quota, by
+    /// endpoint and by model.
+    pub fn count_finished(&self, f: &Finished<'_>) {
+        let class = status_class(f.status);
+        let view = memo::LabelsView {
+            instance: self.instance,
+            endpoint: f.endpoint,
+            class,
+            code: f.code,
+            stream: f.stream,
+            model: f.model,
+        };
+        let stream = if f.stream { "true" } else { "false" };
+        let resolve = || RequestSeries {
+            requests: self
+                .requests
+                .with_label_values(&[f.endpoint, class, f.code.unwrap_or("ok")]),
+            duration: self.duration.with_label_values(&[f.endpoint, stream]),
+            ttft: OnceCell::new(),
+            model: f.model.map(|m| self.by_model.resolve(m, class)),
+        };
+        memo::with_series(view, resolve, |s| {
+            s.requests.inc();
+            s.duration.observe(f.elapsed_seconds);
+            if let Some(t) = f.ttft_seconds {
+                s.ttft
+                    .get_or_init(|| self.ttft.with_label_values(&[f.endpoint, stream]))
+                    .observe(t);
+            }
+            if f.quota > 0 || f.prompt_tokens > 0 {
+                self.prompt_tokens
+                    .inc_by(f.prompt_tokens.max(0).unsigned_abs());
+                self.completion_tokens
+                    .inc_by(f.completion_tokens.max(0).unsigned_abs());
+            }
+            if let Some(m) = &s.model {
+                self.by_model.count(m, f);
+            }
+        });
     }
 
     /// The metrics [`crate::limits::Limits`] reports to.
@@ -408,6 +511,7 @@ pub fn status_class(status: u16) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::expect_used)]
     use super::*;
 
     #[test]
@@ -418,5 +522,99 @@ mod tests {
         assert_eq!(l.get("c"), "other");
         assert_eq!(l.get("a"), "a");
         assert_eq!(l.get(""), "none");
+    }
+
+    fn finished<'a>(model: Option<(&'a str, &'a str, Option<i64>)>) -> Finished<'a> {
+        Finished {
+            endpoint: "chat_completions",
+            status: 200,
+            code: None,
+            stream: false,
+            model,
+            elapsed_seconds: 0.02,
+            ttft_seconds: Some(0.01),
+            prompt_tokens: 5,
+            completion_tokens: 7,
+            quota: 12,
+        }
+    }
+
+    fn text(m: &Metrics) -> String {
+        String::from_utf8(m.render()).unwrap_or_default()
+    }
+
+    #[test]
+    fn finished_requests_count_into_their_own_series() {
+        let m = Metrics::new().expect("metrics");
+        let model = String::from("gpt-test");
+        for _ in 0..3 {
+            m.count_finished(&finished(Some((&model, "default", Some(4)))));
+        }
+        m.count_finished(&Finished {
+            status: 429,
+            code: Some("rate_limited"),
+            ttft_seconds: None,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            quota: 0,
+            ..finished(Some(("gpt-test", "vip", None)))
+        });
+        m.count_finished(&finished(None));
+        let t = text(&m);
+        for line in [
+            r#"gateway_requests_total{code="ok",endpoint="chat_completions",status_class="2xx"} 4"#,
+            r#"gateway_requests_total{code="rate_limited",endpoint="chat_completions",status_class="4xx"} 1"#,
+            r#"gateway_request_duration_seconds_count{endpoint="chat_completions",stream="false"} 5"#,
+            r#"gateway_time_to_first_token_seconds_count{endpoint="chat_completions",stream="false"} 4"#,
+            r#"gateway_tokens_total{kind="prompt"} 20"#,
+            r#"gateway_tokens_total{kind="completion"} 28"#,
+            r#"gateway_model_requests_total{group="default",model="gpt-test",status_class="2xx"} 3"#,
+            r#"gateway_model_requests_total{group="vip",model="gpt-test",status_class="4xx"} 1"#,
+            r#"gateway_channel_requests_total{channel_id="4",status_class="2xx"} 3"#,
+            r#"gateway_model_tokens_total{kind="prompt",model="gpt-test"} 15"#,
+            r#"gateway_model_quota_total{model="gpt-test"} 36"#,
+            r#"gateway_model_time_to_first_token_seconds_count{model="gpt-test"} 3"#,
+        ] {
+            assert!(t.contains(line), "missing {line} in\n{t}");
+        }
+    }
+
+    #[test]
+    fn instances_keep_their_own_series() {
+        let (a, b) = (Metrics::new().expect("a"), Metrics::new().expect("b"));
+        a.count_finished(&finished(Some(("m", "default", Some(1)))));
+        a.count_finished(&finished(Some(("m", "default", Some(1)))));
+        b.count_finished(&finished(Some(("m", "default", Some(1)))));
+        let line = |n: u32| {
+            format!(
+                r#"gateway_model_requests_total{{group="default",model="m",status_class="2xx"}} {n}"#
+            )
+        };
+        assert!(text(&a).contains(&line(2)));
+        assert!(text(&b).contains(&line(1)));
+    }
+
+    #[test]
+    fn series_never_moved_are_not_shown() {
+        let m = Metrics::new().expect("metrics");
+        m.count_finished(&Finished {
+            ttft_seconds: None,
+            quota: 0,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            ..finished(Some(("quiet", "default", None)))
+        });
+        let t = text(&m);
+        assert!(t.contains(
+            r#"gateway_model_requests_total{group="default",model="quiet",status_class="2xx"} 1"#
+        ));
+        for absent in [
+            "gateway_model_quota_total{",
+            "gateway_model_tokens_total{",
+            "gateway_model_time_to_first_token_seconds_count{",
+            "gateway_time_to_first_token_seconds_count{",
+        ] {
+            assert!(!t.contains(absent), "{absent} shown in\n{t}");
+        }
     }
 }
