@@ -3,6 +3,7 @@
 //! on-disk spool, a JSON-lines file, in-memory for tests).
 
 pub mod drops;
+mod line;
 pub mod report;
 pub mod spool;
 mod writer;
@@ -124,9 +125,12 @@ impl JsonLinesSink {
                 std::thread::sleep(writer::COMMIT_EVERY);
                 let mut batch = vec![first];
                 batch.extend(rx.try_iter());
+                let mut line = Vec::new();
                 for record in batch {
-                    let Ok(line) = serde_json::to_vec(&record) else { continue };
-                    if let Err(e) = out.write_all(&line).and_then(|_| out.write_all(b"\n")) {
+                    line.clear();
+                    line::write(&record, &mut line);
+                    line.push(b'\n');
+                    if let Err(e) = out.write_all(&line) {
                         tracing::error!(error = %e, request_id = record.request_id, "cannot write usage record");
                     }
                 }

@@ -202,11 +202,9 @@ impl Spool {
         let mut buf = Vec::new();
         let mut lines = Vec::with_capacity(records.len());
         for r in records {
-            // A plain struct of strings and numbers always serialises.
-            if serde_json::to_writer(&mut buf, &r).is_ok() {
-                buf.push(b'\n');
-                lines.push((buf.len(), r));
-            }
+            super::line::write(&r, &mut buf);
+            buf.push(b'\n');
+            lines.push((buf.len(), r));
         }
         let mut files = self.lock();
         let room = self.max_bytes.saturating_sub(files.bytes());
