@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use async_trait::async_trait;
 use pingora::apps::HttpServerOptions;
+use pingora::listeners::{L4BufferSettings, ListenerConfig};
 use pingora::server::configuration::ServerConf;
 use pingora::server::{RunArgs, Server, ShutdownSignal, ShutdownSignalWatch};
 use pingora::services::listening::Service;
@@ -132,7 +133,12 @@ pub fn build_server(state: Arc<GatewayState>, opts: &ServeOptions) -> Server {
         http.h2c = true;
         proxy.server_options = Some(http);
     }
-    relay.add_tcp(&opts.listen);
+    // No L4 read buffer on client connections: pingora's HTTP layer reads into its own header
+    // and body buffers, and the default 64 KiB buffer in front of them added about 12 KiB of
+    // touched memory to every request held open, for no fewer reads.
+    relay.add_listener(
+        ListenerConfig::tcp(opts.listen.clone()).l4_buffer(L4BufferSettings::default().read(0)),
+    );
     server.add_service(relay);
     if let Some(admin) = &opts.admin_listen {
         let mut svc = Service::new("admin".to_owned(), AdminApp { state });
