@@ -196,9 +196,10 @@ mod tests {
         let mut pricing = Pricing::default();
         pricing.model_price.insert("m".into(), 1.0);
         pricing.group_ratio.insert("default".into(), 2.0);
-        pricing
-            .group_group_ratio
-            .insert("vip".into(), [("default".to_owned(), 0.5)].into());
+        pricing.group_group_ratio.insert(
+            "vip".into(),
+            [("default".to_owned(), 0.5)].into_iter().collect(),
+        );
         let ratio = |user: &str, using: &str| match price_for(&pricing, "m", user, using) {
             Ok(Price::Fixed { group_ratio, .. }) => group_ratio,
             other => panic!("{other:?}"),

@@ -17,6 +17,10 @@ use super::token_index::TokenIndex;
 use adapters::provider::{self, ProviderSpec};
 use adapters::shaping::{ChannelShaping, HeaderOverride, ShapingError, ShapingSource};
 
+/// A map by model or group name, looked up several times per request: hashed with foldhash
+/// (seeded per process), not SipHash. Its keys come from the config, never from a client.
+pub type NameMap<V> = HashMap<String, V, hashbrown::DefaultHashBuilder>;
+
 /// A token key's SHA-256 (of the key without `sk-`): what the token index is keyed by.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct KeyHash(pub(super) [u8; 32]);
@@ -190,16 +194,16 @@ impl StatusSet {
 /// Prices and ratios.
 #[derive(Debug, Clone, Default)]
 pub struct Pricing {
-    pub model_ratio: HashMap<String, f64>,
-    pub completion_ratio: HashMap<String, f64>,
-    pub cache_ratio: HashMap<String, f64>,
+    pub model_ratio: NameMap<f64>,
+    pub completion_ratio: NameMap<f64>,
+    pub cache_ratio: NameMap<f64>,
     /// CreateCacheRatio: cache writes relative to input (1.25 when absent).
-    pub create_cache_ratio: HashMap<String, f64>,
-    pub model_price: HashMap<String, f64>,
-    pub group_ratio: HashMap<String, f64>,
+    pub create_cache_ratio: NameMap<f64>,
+    pub model_price: NameMap<f64>,
+    pub group_ratio: NameMap<f64>,
     pub usable_groups: HashSet<String>,
     /// user group → using group → ratio, replacing `group_ratio` where present.
-    pub group_group_ratio: HashMap<String, HashMap<String, f64>>,
+    pub group_group_ratio: NameMap<NameMap<f64>>,
 }
 
 /// Relay options with defaults applied.
@@ -217,7 +221,7 @@ pub struct Options {
     /// Settings of the Claude and Gemini protocols.
     pub providers: ProviderOptions,
     /// Completion tokens reserved without max_tokens, by model ("default").
-    pub completion_allowance: HashMap<String, i64>,
+    pub completion_allowance: NameMap<i64>,
     /// In-flight requests per user (0: no limit), and the same by group.
     pub user_concurrency: i64,
     pub group_concurrency: HashMap<String, i64>,
@@ -387,7 +391,7 @@ fn share_or(share: f64, default: f64) -> f64 {
 /// Channels by id.
 pub type Channels = Arc<HashMap<i64, Arc<ChannelEntry>>>;
 /// group → model → tiers, highest priority first.
-pub type Routes = Arc<HashMap<String, HashMap<String, Vec<Tier>>>>;
+pub type Routes = Arc<NameMap<NameMap<Vec<Tier>>>>;
 
 /// Everything the request path reads, immutable once built. Tokens and users are persistent
 /// maps of per-entity `Arc`s: the snapshot after a delta shares every entry the delta did not
@@ -433,7 +437,7 @@ fn options(raw: Option<&pb::RelayOptions>) -> Result<Options, ConfigError> {
             usize::try_from(o.max_request_body_bytes).unwrap_or(usize::MAX)
         },
         force_stream_usage: o.force_stream_usage.unwrap_or(true),
-        completion_allowance: o.completion_allowance.clone(),
+        completion_allowance: names(o.completion_allowance.clone()),
         user_concurrency: o.user_concurrency.unwrap_or(DEFAULT_USER_CONCURRENCY),
         group_concurrency: o.group_concurrency.clone(),
         model_rate_limit: o.model_rate_limit_enabled.then(|| ModelRateLimit {
@@ -712,24 +716,29 @@ pub(super) fn routing<'a>(
 
 pub(super) fn pricing(raw: Option<&pb::Pricing>) -> Pricing {
     let p = raw.cloned().unwrap_or_default();
-    let mut group_ratio = p.group_ratio;
+    let mut group_ratio = names(p.group_ratio);
     if group_ratio.is_empty() {
         group_ratio.insert("default".to_owned(), 1.0);
     }
     Pricing {
-        model_ratio: p.model_ratio,
-        completion_ratio: p.completion_ratio,
-        cache_ratio: p.cache_ratio,
-        create_cache_ratio: p.create_cache_ratio,
-        model_price: p.model_price,
+        model_ratio: names(p.model_ratio),
+        completion_ratio: names(p.completion_ratio),
+        cache_ratio: names(p.cache_ratio),
+        create_cache_ratio: names(p.create_cache_ratio),
+        model_price: names(p.model_price),
         group_ratio,
         usable_groups: p.user_usable_groups.into_keys().collect(),
         group_group_ratio: p
             .group_group_ratio
             .into_iter()
-            .map(|(g, r)| (g, r.ratios))
+            .map(|(g, r)| (g, names(r.ratios)))
             .collect(),
     }
+}
+
+/// `map` as a [`NameMap`].
+fn names<V>(map: HashMap<String, V>) -> NameMap<V> {
+    map.into_iter().collect()
 }
 
 pub(super) fn relay_options(raw: Option<&pb::RelayOptions>) -> Result<Arc<Options>, ConfigError> {
