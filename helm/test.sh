@@ -18,7 +18,7 @@
 # (helm/tests/check_chart.py); values the schema or templates must refuse; hadolint and
 # structural checks of the Dockerfiles, the binaries' glibc and library needs against the
 # runtime base, compose.yaml, and the Grafana dashboard (deploy/grafana/*.json) against the metric
-# names of gateway/src/metrics.rs and control-plane/src/metrics.rs (helm/tests/check_deploy.py).
+# names of gateway/src/metrics/mod.rs and control-plane/src/metrics.rs (helm/tests/check_deploy.py).
 #
 # Environment:
 #   GATEWAY_BIN, CONTROL_PLANE_BIN  binaries to check (default: /tmp/helper-bins/NAME, then

@@ -23,7 +23,7 @@ What is checked:
   * Grafana dashboards (deploy/grafana/*.json): valid JSON, schemaVersion >= 39, unique uid and
     title, a Prometheus `datasource` variable that every panel, target and query variable uses,
     rate() windows of $__rate_interval, and every metric named in a query declared (`pub const
-    NAME: &str = "...";`) in gateway/src/metrics.rs or control-plane/src/metrics.rs, with
+    NAME: &str = "...";`) in gateway/src/metrics/mod.rs or control-plane/src/metrics.rs, with
     _bucket/_sum/_count only on histograms and label matchers only on the metric's own labels
     (a label named like a target label, e.g. `job`, as Prometheus stores it: exported_job).
 """
@@ -451,7 +451,7 @@ def check_compose(root: str, helps: dict[str, str]) -> None:
 # ---------------------------------------------------------------------------------------------
 # Grafana dashboards (deploy/grafana/*.json) against the metrics the binaries declare
 # ---------------------------------------------------------------------------------------------
-METRIC_SOURCES = ("gateway/src/metrics.rs", "control-plane/src/metrics.rs")
+METRIC_SOURCES = ("gateway/src/metrics/mod.rs", "control-plane/src/metrics.rs")
 # Labels Prometheus adds to every series (scrape target) or that histograms carry.
 TARGET_LABELS = {"job", "instance"}
 

@@ -92,7 +92,8 @@ struct Args {
     /// New tokens timed in the propagation scenario (default 100, quick 20).
     #[arg(long)]
     propagation_samples: Option<usize>,
-    /// Results file (default benches/results/<date>.md).
+    /// Results file (default benches/results/<date>.md, or <date>-2.md, -3.md, … when a run of
+    /// the day already wrote it).
     #[arg(long)]
     out: Option<PathBuf>,
     /// CPU of the measured process.
@@ -182,6 +183,20 @@ fn parse_kind(name: &str) -> anyhow::Result<Kind> {
         "portkey" => Kind::Portkey,
         other => anyhow::bail!("unknown target {other}"),
     })
+}
+
+/// `dir/<date>.md`, or `<date>-2.md`, `<date>-3.md`, … when an earlier run of the day wrote it:
+/// a default path never overwrites results.
+fn unused_results_path(dir: &std::path::Path, date: &str) -> PathBuf {
+    let taken = |p: &std::path::Path| p.exists() || p.with_extension("json").exists();
+    let first = dir.join(format!("{date}.md"));
+    if !taken(&first) {
+        return first;
+    }
+    (2..)
+        .map(|n| dir.join(format!("{date}-{n}.md")))
+        .find(|p| !taken(p))
+        .unwrap_or(first)
 }
 
 fn log_tail(path: &std::path::Path) -> String {
@@ -480,11 +495,8 @@ fn main() -> anyhow::Result<()> {
         .to_owned();
     let out = args.out.clone().unwrap_or_else(|| {
         let dir = root.join("benches/results");
-        if quick {
-            dir.join("quick").join(format!("{date}.md"))
-        } else {
-            dir.join(format!("{date}.md"))
-        }
+        let dir = if quick { dir.join("quick") } else { dir };
+        unused_results_path(&dir, &date)
     });
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;
@@ -501,4 +513,24 @@ fn main() -> anyhow::Result<()> {
     }
     println!("results written to {}", out.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unused_results_path;
+
+    #[test]
+    fn default_results_path_never_overwrites() {
+        let dir = std::env::temp_dir().join(format!("bench-runner-out-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).ok();
+        let date = "2026-01-02";
+        assert_eq!(unused_results_path(&dir, date), dir.join("2026-01-02.md"));
+        std::fs::write(dir.join("2026-01-02.md"), "full run").ok();
+        assert_eq!(unused_results_path(&dir, date), dir.join("2026-01-02-2.md"));
+        // A JSON left alone also marks the name as taken.
+        std::fs::write(dir.join("2026-01-02-2.json"), "{}").ok();
+        assert_eq!(unused_results_path(&dir, date), dir.join("2026-01-02-3.md"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
