@@ -510,7 +510,41 @@ async fn large_batches_with_repeats_charge_each_record_once(app: &TestApp) {
     assert_eq!(logs, 1200);
 }
 
+/// A resent record makes ingest write its batch a second time, learning which rows are new:
+/// the first attempt leaves nothing behind (no second rejection, no second charge).
+async fn a_resent_record_beside_a_refused_one_is_written_once(app: &TestApp) {
+    let (user, token_id) = payer(app, 100_000, 50_000).await;
+    let row = |id: &str, quota: i64| {
+        control_plane::sync::usage::to_row(record(id, user.user_id, token_id, quota, 2))
+    };
+    let ingest = |rows: Vec<_>| async move {
+        control_plane::store::usage::ingest(app.db(), "gw-test", &rows)
+            .await
+            .unwrap()
+    };
+    assert_eq!(ingest(vec![row("resent-1", 100)]).await.inserted, 1);
+    let outcome = ingest(vec![
+        row("fresh-1", 200),
+        row("refused-1", -5),
+        row("resent-1", 100),
+        row("fresh-2", 300),
+    ])
+    .await;
+    assert_eq!((outcome.inserted, outcome.duplicates), (2, 1));
+    assert_eq!(outcome.rejected.len(), 1);
+    let (rejections,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM usage_rejections WHERE request_id = 'refused-1'")
+            .fetch_one(&app.db().pool)
+            .await
+            .unwrap();
+    assert_eq!(rejections, 1);
+    let (quota, used, count, remain, token_used, _) = balances(app, user.user_id, token_id).await;
+    assert_eq!((quota, used, count), (100_000 - 600, 600, 3));
+    assert_eq!((remain, token_used), (50_000 - 600, 600));
+}
+
 on_both_backends!(
+    a_resent_record_beside_a_refused_one_is_written_once,
     consumption_without_log_rows_still_charges_once,
     bad_records_are_set_aside_and_the_rest_commits,
     same_batch_twice_charges_once,

@@ -108,6 +108,19 @@ impl DynQuery {
         query
     }
 
+    /// The query, ready to execute, taking the bound values along instead of copying them.
+    pub fn into_query(self) -> Query<'static, Any, AnyArguments> {
+        let mut query = sqlx::query(AssertSqlSafe(self.sql));
+        for bind in self.binds {
+            query = match bind {
+                Bind::Text(v) => query.bind(v),
+                Bind::Int(v) => query.bind(v),
+                Bind::OptText(v) => query.bind(v),
+            };
+        }
+        query
+    }
+
     /// The query mapped to rows of `T`.
     pub fn build_as<T>(&self) -> QueryAs<'_, Any, T, AnyArguments>
     where

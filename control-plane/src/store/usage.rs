@@ -169,6 +169,43 @@ pub async fn ingest_with(
     // Read before the transaction: on SQLite a transaction that reads first and writes later
     // cannot wait for another writer. (A token's owner never changes.)
     let verdicts = judge(db, rows).await?;
+    if let Some(outcome) = write(db, gateway_id, rows, &verdicts, recording, Census::Count).await? {
+        return Ok(outcome);
+    }
+    // Some log row was not inserted (a resent batch): written again, learning which.
+    write(
+        db,
+        gateway_id,
+        rows,
+        &verdicts,
+        recording,
+        Census::Returning,
+    )
+    .await?
+    .ok_or_else(|| sqlx::Error::Protocol("log rows stored without their request ids".into()))
+}
+
+/// How the log insert learns which rows it stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Census {
+    /// Counts the rows inserted: when that is every row (a batch seen for the first time, the
+    /// usual case) it says which, without reading anything back; otherwise the transaction
+    /// rolls back and the batch is written again with [`Census::Returning`].
+    Count,
+    /// Reads back the request id of every row inserted.
+    Returning,
+}
+
+/// The transaction of [`ingest_with`]; `None` (rolled back) when `census` could not tell which
+/// log rows were stored.
+async fn write(
+    db: &Db,
+    gateway_id: &str,
+    rows: &[UsageRow],
+    verdicts: &[Result<(), Rejection>],
+    recording: Recording,
+    census: Census,
+) -> Result<Option<IngestOutcome>, sqlx::Error> {
     let mut tx = db.pool.begin().await?;
     let mut outcome = IngestOutcome::default();
     let mut accepted = Vec::with_capacity(rows.len());
@@ -193,7 +230,7 @@ pub async fn ingest_with(
                 outcome.rejected.push(RejectedRow {
                     request_id: rules::storable(&row.request_id, rules::MAX_REQUEST_ID),
                     code: rejection.code,
-                    message: rejection.message,
+                    message: rejection.message.clone(),
                 });
             }
         }
@@ -216,7 +253,10 @@ pub async fn ingest_with(
     }
     let to_log: Vec<&UsageRow> = accepted.iter().copied().filter(|r| logged(r)).collect();
     let kind = db.kind;
-    let mut logged_rows = insert_logs(&mut tx, kind, &to_log).await?.into_iter();
+    let Some(logged_rows) = insert_logs(&mut tx, kind, &to_log, census).await? else {
+        return Ok(None);
+    };
+    let mut logged_rows = logged_rows.into_iter();
     for (row, stored) in accepted.iter().zip(stored.iter_mut()) {
         if logged(row) {
             *stored = logged_rows.next().unwrap_or(false);
@@ -280,7 +320,7 @@ pub async fn ingest_with(
             .await?;
     }
     tx.commit().await?;
-    Ok(outcome)
+    Ok(Some(outcome))
 }
 
 type Tx = sqlx::Transaction<'static, sqlx::Any>;
@@ -312,12 +352,13 @@ async fn insert_receipt(
 
 /// Writes the log rows with one statement per [`ROWS_PER_STATEMENT`]; answers for each row
 /// whether it was stored (false: its request id was already stored, as a log row, a receipt or
-/// an earlier row of the same batch).
+/// an earlier row of the same batch), or `None` when [`Census::Count`] found a row not stored.
 async fn insert_logs(
     tx: &mut Tx,
     kind: DbKind,
     rows: &[&UsageRow],
-) -> Result<Vec<bool>, sqlx::Error> {
+    census: Census,
+) -> Result<Option<Vec<bool>>, sqlx::Error> {
     let mut stored = Vec::with_capacity(rows.len());
     for chunk in rows.chunks(ROWS_PER_STATEMENT) {
         let mut q = DynQuery::batch(
@@ -363,7 +404,7 @@ async fn insert_logs(
                 .push(", ")
                 .bind_text(row.ip.as_str())
                 .push(", ")
-                .bind_opt_text(Some(row.request_id.clone()).filter(|r| !r.is_empty()))
+                .bind_opt_text(request_id(row).map(str::to_owned))
                 .push(", ")
                 .bind_text(row.other.as_str())
                 .push(")");
@@ -374,10 +415,21 @@ async fn insert_logs(
             ") AS v WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.column17) ",
         );
         q.push(if kind == DbKind::Postgres {
-            "ON CONFLICT (request_id, created_at) DO NOTHING RETURNING request_id"
+            "ON CONFLICT (request_id, created_at) DO NOTHING"
         } else {
-            "ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING RETURNING request_id"
+            "ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING"
         });
+        if census == Census::Count {
+            // A row without a request id is always inserted, one with an id when it is new: the
+            // count is the chunk's length exactly when every row was stored.
+            let inserted = q.into_query().execute(&mut **tx).await?.rows_affected();
+            if inserted != chunk.len() as u64 {
+                return Ok(None);
+            }
+            stored.extend(std::iter::repeat_n(true, chunk.len()));
+            continue;
+        }
+        q.push(" RETURNING request_id");
         let returned: Vec<(Option<String>,)> = q.into_query_as().fetch_all(&mut **tx).await?;
         let mut new_ids: std::collections::HashSet<String> =
             returned.into_iter().filter_map(|(id,)| id).collect();
@@ -387,7 +439,7 @@ async fn insert_logs(
                 .map(|row| row.request_id.is_empty() || new_ids.remove(row.request_id.as_str())),
         );
     }
-    Ok(stored)
+    Ok(Some(stored))
 }
 
 /// A row's request id, when it has one.

@@ -251,30 +251,40 @@ impl Reporter {
     async fn run(mut self, mut stop: oneshot::Receiver<Instant>) {
         let mut backoff = Backoff::new();
         let mut healthy = true;
+        // When the last batch left: under load the next one leaves full or a LINGER later,
+        // not as soon as the previous ack is in (a round trip's few records a batch, each
+        // with the control plane's whole cost of a transaction).
+        let mut last_batch: Option<Instant> = None;
         loop {
+            if let Some(sent) = last_batch.filter(|_| healthy)
+                && let Err(deadline) = self.linger(sent + LINGER, &mut stop).await
+            {
+                return self.shutdown(deadline).await;
+            }
             // The spool left by an earlier run goes first, right after start.
             let outcome = match self.read().await {
-                Ok(Some(batch)) => tokio::select! {
-                    r = self.deliver(batch) => r,
-                    d = &mut stop => {
-                        // The batch in flight stays in the spool: sent again on a new stream.
-                        self.stream = None;
-                        return self.shutdown(d.ok()).await;
+                Ok(Some(batch)) => {
+                    last_batch = Some(Instant::now());
+                    tokio::select! {
+                        r = self.deliver(batch) => r,
+                        d = &mut stop => {
+                            // The batch in flight stays in the spool: sent again on a new stream.
+                            self.stream = None;
+                            return self.shutdown(d.ok()).await;
+                        }
                     }
-                },
+                }
                 Ok(None) => {
+                    last_batch = None;
                     tokio::select! {
                         () = self.wake.notified() => {}
                         d = &mut stop => return self.shutdown(d.ok()).await,
                     }
                     // A partial batch lingers for more records.
-                    let deadline = Instant::now() + LINGER;
-                    while healthy && self.spool.depth() < BATCH {
-                        tokio::select! {
-                            () = self.wake.notified() => {}
-                            () = tokio::time::sleep_until(deadline) => break,
-                            d = &mut stop => return self.shutdown(d.ok()).await,
-                        }
+                    if healthy
+                        && let Err(deadline) = self.linger(Instant::now() + LINGER, &mut stop).await
+                    {
+                        return self.shutdown(deadline).await;
                     }
                     continue;
                 }
@@ -300,6 +310,23 @@ impl Reporter {
                 }
             }
         }
+    }
+
+    /// Waits until a full batch is spooled or `deadline` passed; `Err` with the stop's deadline
+    /// when asked to stop meanwhile.
+    async fn linger(
+        &self,
+        deadline: Instant,
+        stop: &mut oneshot::Receiver<Instant>,
+    ) -> Result<(), Option<Instant>> {
+        while self.spool.depth() < BATCH {
+            tokio::select! {
+                () = self.wake.notified() => {}
+                () = tokio::time::sleep_until(deadline) => break,
+                d = &mut *stop => return Err(d.ok()),
+            }
+        }
+        Ok(())
     }
 
     /// The oldest durable records not yet acknowledged.
