@@ -5,7 +5,7 @@
 
 use sqlx::any::AnyArguments;
 use sqlx::query::{Query, QueryAs};
-use sqlx::{Any, AssertSqlSafe, FromRow};
+use sqlx::{Any, Arguments, AssertSqlSafe, FromRow};
 
 /// A parameter value.
 #[derive(Debug, Clone)]
@@ -93,32 +93,18 @@ impl DynQuery {
     }
 
     /// The query mapped to rows of `T`, taking the values instead of copying them.
-    pub fn into_query_as<T>(self) -> QueryAs<'static, Any, T, AnyArguments>
+    pub fn into_query_as<T>(self) -> Result<QueryAs<'static, Any, T, AnyArguments>, sqlx::Error>
     where
         T: for<'r> FromRow<'r, sqlx::any::AnyRow>,
     {
-        let mut query = sqlx::query_as::<_, T>(AssertSqlSafe(self.sql));
-        for bind in self.binds {
-            query = match bind {
-                Bind::Text(v) => query.bind(v),
-                Bind::Int(v) => query.bind(v),
-                Bind::OptText(v) => query.bind(v),
-            };
-        }
-        query
+        let args = arguments(self.binds)?;
+        Ok(sqlx::query_as_with(AssertSqlSafe(self.sql), args))
     }
 
-    /// The query, ready to execute, taking the bound values along instead of copying them.
-    pub fn into_query(self) -> Query<'static, Any, AnyArguments> {
-        let mut query = sqlx::query(AssertSqlSafe(self.sql));
-        for bind in self.binds {
-            query = match bind {
-                Bind::Text(v) => query.bind(v),
-                Bind::Int(v) => query.bind(v),
-                Bind::OptText(v) => query.bind(v),
-            };
-        }
-        query
+    /// The query, ready to execute, taking the values instead of copying them.
+    pub fn into_query(self) -> Result<Query<'static, Any, AnyArguments>, sqlx::Error> {
+        let args = arguments(self.binds)?;
+        Ok(sqlx::query_with(AssertSqlSafe(self.sql), args))
     }
 
     /// The query mapped to rows of `T`.
@@ -146,6 +132,20 @@ impl DynQuery {
     fn sql(&self) -> &str {
         &self.sql
     }
+}
+
+/// The bound values as the driver's arguments, moved rather than copied.
+fn arguments(binds: Vec<Bind>) -> Result<AnyArguments, sqlx::Error> {
+    let mut args = AnyArguments::default();
+    for bind in binds {
+        match bind {
+            Bind::Text(v) => args.add(v),
+            Bind::Int(v) => args.add(v),
+            Bind::OptText(v) => args.add(v),
+        }
+        .map_err(sqlx::Error::Encode)?;
+    }
+    Ok(args)
 }
 
 #[cfg(test)]

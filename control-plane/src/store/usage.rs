@@ -422,7 +422,7 @@ async fn insert_logs(
         if census == Census::Count {
             // A row without a request id is always inserted, one with an id when it is new: the
             // count is the chunk's length exactly when every row was stored.
-            let inserted = q.into_query().execute(&mut **tx).await?.rows_affected();
+            let inserted = q.into_query()?.execute(&mut **tx).await?.rows_affected();
             if inserted != chunk.len() as u64 {
                 return Ok(None);
             }
@@ -430,7 +430,7 @@ async fn insert_logs(
             continue;
         }
         q.push(" RETURNING request_id");
-        let returned: Vec<(Option<String>,)> = q.into_query_as().fetch_all(&mut **tx).await?;
+        let returned: Vec<(Option<String>,)> = q.into_query_as()?.fetch_all(&mut **tx).await?;
         let mut new_ids: std::collections::HashSet<String> =
             returned.into_iter().filter_map(|(id,)| id).collect();
         stored.extend(
