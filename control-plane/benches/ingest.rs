@@ -1,8 +1,9 @@
 //! Usage ingest throughput: batches of gateway usage records written into a fresh database
 //! (a new one on the PostgreSQL server at `DATABASE_URL`, else a SQLite file), reported as
-//! records per second of wall time and per second of this process's own CPU (the control
-//! plane's share; the database server's work is not in it). Checks on the way that every
-//! record was stored and charged exactly once.
+//! records per second of wall time, per second of this process's own CPU (the control plane's
+//! share) and, on PostgreSQL, per second of the CPU of this machine's `postgres` processes
+//! (the database server's share, when it runs here and does nothing else meanwhile). Checks
+//! on the way that every record was stored and charged exactly once.
 //!
 //! `DATABASE_URL=postgres://root@127.0.0.1:5432/test cargo bench -p control-plane --bench ingest`
 //! (`-- --batches 400 --batch 500` to change the load).
@@ -21,7 +22,28 @@ const QUOTA: i64 = 100;
 
 /// User and system CPU seconds of this process so far (Linux).
 fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    stat_cpu_seconds("/proc/self/stat", false)
+}
+
+/// User and system CPU seconds so far of the PostgreSQL server's processes on this machine
+/// (every process named `postgres`, with the children they have reaped): the database's
+/// share when the server runs here.
+fn server_cpu_seconds() -> f64 {
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    procs
+        .flatten()
+        .filter(|p| {
+            std::fs::read_to_string(p.path().join("comm")).is_ok_and(|c| c.trim() == "postgres")
+        })
+        .map(|p| stat_cpu_seconds(&p.path().join("stat").display().to_string(), true))
+        .sum()
+}
+
+/// utime + stime (and with `children`, cutime + cstime) of a `/proc/PID/stat` file.
+fn stat_cpu_seconds(path: &str, children: bool) -> f64 {
+    let stat = std::fs::read_to_string(path).unwrap_or_default();
     // Fields after the command name (which may hold spaces) start after its closing ')'.
     let fields: Vec<&str> = stat
         .rsplit_once(')')
@@ -33,8 +55,11 @@ fn cpu_seconds() -> f64 {
             .and_then(|f| f.parse::<f64>().ok())
             .unwrap_or(0.0)
     };
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the ')'.
-    (ticks(11) + ticks(12)) / 100.0
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the ')'; cutime and
+    // cstime follow them.
+    let own = ticks(11) + ticks(12);
+    let reaped = if children { ticks(13) + ticks(14) } else { 0.0 };
+    (own + reaped) / 100.0
 }
 
 async fn fill(db: &Db) -> Result<(), sqlx::Error> {
@@ -124,6 +149,7 @@ async fn main() -> anyhow::Result<()> {
     let base = control_plane::store::now() - 86_400;
     let start = Instant::now();
     let cpu = cpu_seconds();
+    let server_cpu = server_cpu_seconds();
     let mut n = 0;
     for _ in 0..batches {
         let rows: Vec<UsageRow> = (n..n + batch).map(|i| record(base, i)).collect();
@@ -135,6 +161,7 @@ async fn main() -> anyhow::Result<()> {
         );
     }
     let (wall, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+    let server_cpu = server_cpu_seconds() - server_cpu;
     // The same batch again: nothing stored, nothing charged.
     let again: Vec<UsageRow> = (0..batch).map(|i| record(base, i)).collect();
     let repeat = ingest(&db, "bench-gateway", &again).await?;
@@ -155,6 +182,12 @@ async fn main() -> anyhow::Result<()> {
         n as f64 / wall,
         n as f64 / cpu.max(0.01),
     );
+    if url.is_some() && server_cpu > 0.0 {
+        println!(
+            "  {:.0} records per CPU-second of the PostgreSQL server on this machine ({server_cpu:.2} s)",
+            n as f64 / server_cpu
+        );
+    }
     println!(
         "  exactly once: {logs} log rows, users charged {used}, tokens charged {token_used} (want {total}, {}, {}); repeated batch stored {}",
         total * QUOTA,

@@ -543,7 +543,89 @@ async fn a_resent_record_beside_a_refused_one_is_written_once(app: &TestApp) {
     assert_eq!((remain, token_used), (50_000 - 600, 600));
 }
 
+/// Texts reach the log row byte for byte whatever they hold (PostgreSQL receives a batch as one
+/// JSON value, SQLite as bound values), and the roll-ups sum per user, model and hour.
+async fn every_text_is_stored_as_sent(app: &TestApp) {
+    let (user, token_id) = payer(app, 100_000, 50_000).await;
+    let awkward = "quote \" backslash \\ slash / newline \n tab \t bell \u{7} del \u{7f} \
+                   accents é ß 中文 emoji 🦀 \u{2028} \u{fffd} {\"k\": [1, \"v\"]}";
+    let mut first = record("texts-1", user.user_id, token_id, 40, 2);
+    first.content = awkward.into();
+    first.other = format!("{{\"note\": {}}}", serde_json::to_string(awkward).unwrap());
+    first.ip = "2001:db8::1".into();
+    first.group = "vip \"g\"".into();
+    let mut second = record("texts-2", user.user_id, token_id, 60, 2);
+    second.model_name = "model/with\\odd \"name\"".into();
+    second.token_name = "tab\tname".into();
+    second.created_at += 3600;
+    second.is_stream = false;
+    let rows: Vec<_> = [first.clone(), second.clone()]
+        .into_iter()
+        .map(control_plane::sync::usage::to_row)
+        .collect();
+    let outcome = control_plane::store::usage::ingest(app.db(), "gw-test", &rows)
+        .await
+        .unwrap();
+    assert_eq!((outcome.inserted, outcome.duplicates), (2, 0));
+    for sent in [&first, &second] {
+        let stored: (
+            String,
+            String,
+            String,
+            String,
+            String,
+            String,
+            i64,
+            i64,
+            i64,
+            i64,
+        ) = sqlx::query_as(
+            "SELECT content, other, ip, \"group\", model_name, token_name, created_at, \
+                 is_stream, quota, channel_id FROM logs WHERE request_id = $1",
+        )
+        .bind(&sent.request_id)
+        .fetch_one(&app.db().pool)
+        .await
+        .unwrap();
+        assert_eq!(
+            stored,
+            (
+                sent.content.clone(),
+                sent.other.clone(),
+                sent.ip.clone(),
+                sent.group.clone(),
+                sent.model_name.clone(),
+                sent.token_name.clone(),
+                sent.created_at,
+                i64::from(sent.is_stream),
+                sent.quota,
+                sent.channel_id,
+            )
+        );
+    }
+    let hours: Vec<(String, i64, i64, i64)> = sqlx::query_as(
+        "SELECT model_name, created_at, quota, count FROM quota_data WHERE user_id = $1 \
+         ORDER BY created_at",
+    )
+    .bind(user.user_id)
+    .fetch_all(&app.db().pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        hours,
+        vec![
+            ("gpt-4o".to_owned(), 1_700_006_400, 40, 1),
+            (second.model_name.clone(), 1_700_010_000, 60, 1),
+        ]
+    );
+    let (quota, used, count, remain, token_used, channel_used) =
+        balances(app, user.user_id, token_id).await;
+    assert_eq!((quota, used, count), (100_000 - 100, 100, 2));
+    assert_eq!((remain, token_used, channel_used), (50_000 - 100, 100, 100));
+}
+
 on_both_backends!(
+    every_text_is_stored_as_sent,
     a_resent_record_beside_a_refused_one_is_written_once,
     consumption_without_log_rows_still_charges_once,
     bad_records_are_set_aside_and_the_rest_commits,

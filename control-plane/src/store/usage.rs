@@ -350,9 +350,10 @@ async fn insert_receipt(
     Ok(inserted > 0)
 }
 
-/// Writes the log rows with one statement per [`ROWS_PER_STATEMENT`]; answers for each row
-/// whether it was stored (false: its request id was already stored, as a log row, a receipt or
-/// an earlier row of the same batch), or `None` when [`Census::Count`] found a row not stored.
+/// Writes the log rows (PostgreSQL: one statement for the batch; SQLite: one per
+/// [`ROWS_PER_STATEMENT`]); answers for each row whether it was stored (false: its request id
+/// was already stored, as a log row, a receipt or an earlier row of the same batch), or `None`
+/// when [`Census::Count`] found a row not stored.
 async fn insert_logs(
     tx: &mut Tx,
     kind: DbKind,
@@ -360,65 +361,15 @@ async fn insert_logs(
     census: Census,
 ) -> Result<Option<Vec<bool>>, sqlx::Error> {
     let mut stored = Vec::with_capacity(rows.len());
-    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
-        let mut q = DynQuery::batch(
-            kind,
-            "INSERT INTO logs (user_id, created_at, type, content, username, token_name, \
-             model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, \
-             token_id, \"group\", ip, request_id, other) \
-             SELECT column1, column2, column3, column4, column5, column6, column7, column8, \
-             column9, column10, column11, column12, column13, column14, column15, column16, \
-             column17, column18 FROM (VALUES ",
-        );
-        for (i, row) in chunk.iter().enumerate() {
-            q.push(if i == 0 { "(" } else { ", (" });
-            q.bind_int(row.user_id)
-                .push(", ")
-                .bind_int(row.created_at)
-                .push(", ")
-                .bind_int(row.kind)
-                .push(", ")
-                .bind_text(row.content.as_str())
-                .push(", ")
-                .bind_text(row.username.as_str())
-                .push(", ")
-                .bind_text(row.token_name.as_str())
-                .push(", ")
-                .bind_text(row.model_name.as_str())
-                .push(", ")
-                .bind_int(row.quota)
-                .push(", ")
-                .bind_int(row.prompt_tokens)
-                .push(", ")
-                .bind_int(row.completion_tokens)
-                .push(", ")
-                .bind_int(row.use_time)
-                .push(", ")
-                .bind_int(i64::from(row.is_stream))
-                .push(", ")
-                .bind_int(row.channel_id)
-                .push(", ")
-                .bind_int(row.token_id)
-                .push(", ")
-                .bind_text(row.group.as_str())
-                .push(", ")
-                .bind_text(row.ip.as_str())
-                .push(", ")
-                .bind_opt_text(request_id(row).map(str::to_owned))
-                .push(", ")
-                .bind_text(row.other.as_str())
-                .push(")");
-        }
-        // (SQLite needs the WHERE to tell the upsert from a join's ON.) PostgreSQL's logs are
-        // partitioned by time, so its unique key holds the record's time as well.
-        q.push(
-            ") AS v WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.column17) ",
-        );
-        q.push(if kind == DbKind::Postgres {
-            "ON CONFLICT (request_id, created_at) DO NOTHING"
-        } else {
-            "ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING"
-        });
+    let chunk_len = match kind {
+        DbKind::Postgres => rows.len().max(1),
+        DbKind::Sqlite => ROWS_PER_STATEMENT,
+    };
+    for chunk in rows.chunks(chunk_len) {
+        let mut q = match kind {
+            DbKind::Postgres => log_rows_as_json(chunk)?,
+            DbKind::Sqlite => log_rows_as_values(chunk),
+        };
         if census == Census::Count {
             // A row without a request id is always inserted, one with an id when it is new: the
             // count is the chunk's length exactly when every row was stored.
@@ -440,6 +391,149 @@ async fn insert_logs(
         );
     }
     Ok(Some(stored))
+}
+
+/// The insert's head: the columns a usage record fills in `logs`, in the order both
+/// backends' inserts give them.
+macro_rules! insert_log_columns {
+    () => {
+        "INSERT INTO logs (user_id, created_at, type, content, username, token_name, \
+         model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, \
+         token_id, \"group\", ip, request_id, other) "
+    };
+}
+
+/// PostgreSQL's insert of `rows`: the whole batch as one JSON array bound as a single value
+/// and expanded by `json_to_recordset`, so the statement's text and plan are the same for
+/// every batch and no value is bound on its own. (The logs are partitioned by time, so their
+/// unique key holds the record's time as well.)
+fn log_rows_as_json(rows: &[&UsageRow]) -> Result<DynQuery, sqlx::Error> {
+    let json = serde_json::to_string(&rows.iter().map(|r| LogJson::of(r)).collect::<Vec<_>>())
+        .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
+    let mut q = DynQuery::new(concat!(
+        insert_log_columns!(),
+        "SELECT v.user_id, v.created_at, v.type, v.content, v.username, v.token_name, \
+         v.model_name, v.quota, v.prompt_tokens, v.completion_tokens, v.use_time, v.is_stream, \
+         v.channel_id, v.token_id, v.\"group\", v.ip, v.request_id, v.other \
+         FROM json_to_recordset(",
+    ));
+    q.bind_text(json).push(
+        "::json) AS v(user_id BIGINT, created_at BIGINT, type BIGINT, content TEXT, \
+         username TEXT, token_name TEXT, model_name TEXT, quota BIGINT, prompt_tokens BIGINT, \
+         completion_tokens BIGINT, use_time BIGINT, is_stream BIGINT, channel_id BIGINT, \
+         token_id BIGINT, \"group\" TEXT, ip TEXT, request_id TEXT, other TEXT) \
+         WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.request_id) \
+         ON CONFLICT (request_id, created_at) DO NOTHING",
+    );
+    Ok(q)
+}
+
+/// One log row as [`log_rows_as_json`] sends it: keys named as the record's columns.
+#[derive(serde::Serialize)]
+struct LogJson<'a> {
+    user_id: i64,
+    created_at: i64,
+    #[serde(rename = "type")]
+    kind: i64,
+    content: &'a str,
+    username: &'a str,
+    token_name: &'a str,
+    model_name: &'a str,
+    quota: i64,
+    prompt_tokens: i64,
+    completion_tokens: i64,
+    use_time: i64,
+    is_stream: i64,
+    channel_id: i64,
+    token_id: i64,
+    group: &'a str,
+    ip: &'a str,
+    request_id: Option<&'a str>,
+    other: &'a str,
+}
+
+impl<'a> LogJson<'a> {
+    fn of(row: &'a UsageRow) -> Self {
+        LogJson {
+            user_id: row.user_id,
+            created_at: row.created_at,
+            kind: row.kind,
+            content: &row.content,
+            username: &row.username,
+            token_name: &row.token_name,
+            model_name: &row.model_name,
+            quota: row.quota,
+            prompt_tokens: row.prompt_tokens,
+            completion_tokens: row.completion_tokens,
+            use_time: row.use_time,
+            is_stream: i64::from(row.is_stream),
+            channel_id: row.channel_id,
+            token_id: row.token_id,
+            group: &row.group,
+            ip: &row.ip,
+            request_id: request_id(row),
+            other: &row.other,
+        }
+    }
+}
+
+/// SQLite's insert of `rows`: a multi-row VALUES list with anonymous placeholders (SQLite's
+/// JSON functions cost it several times more per row than bound values).
+fn log_rows_as_values(rows: &[&UsageRow]) -> DynQuery {
+    let mut q = DynQuery::batch(
+        DbKind::Sqlite,
+        concat!(
+            insert_log_columns!(),
+            "SELECT column1, column2, column3, column4, column5, column6, column7, column8, \
+         column9, column10, column11, column12, column13, column14, column15, column16, \
+         column17, column18 FROM (VALUES ",
+        ),
+    );
+    for (i, row) in rows.iter().enumerate() {
+        q.push(if i == 0 { "(" } else { ", (" });
+        q.bind_int(row.user_id)
+            .push(", ")
+            .bind_int(row.created_at)
+            .push(", ")
+            .bind_int(row.kind)
+            .push(", ")
+            .bind_text(row.content.as_str())
+            .push(", ")
+            .bind_text(row.username.as_str())
+            .push(", ")
+            .bind_text(row.token_name.as_str())
+            .push(", ")
+            .bind_text(row.model_name.as_str())
+            .push(", ")
+            .bind_int(row.quota)
+            .push(", ")
+            .bind_int(row.prompt_tokens)
+            .push(", ")
+            .bind_int(row.completion_tokens)
+            .push(", ")
+            .bind_int(row.use_time)
+            .push(", ")
+            .bind_int(i64::from(row.is_stream))
+            .push(", ")
+            .bind_int(row.channel_id)
+            .push(", ")
+            .bind_int(row.token_id)
+            .push(", ")
+            .bind_text(row.group.as_str())
+            .push(", ")
+            .bind_text(row.ip.as_str())
+            .push(", ")
+            .bind_opt_text(request_id(row).map(str::to_owned))
+            .push(", ")
+            .bind_text(row.other.as_str())
+            .push(")");
+    }
+    // (SQLite needs the WHERE to tell the upsert from a join's ON.)
+    q.push(
+        ") AS v WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.column17) \
+         ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING",
+    );
+    q
 }
 
 /// A row's request id, when it has one.
@@ -464,58 +558,91 @@ impl Balance {
         }
     }
 
-    /// The update, joined with `(VALUES (id, quota, count, now), …) AS v`.
+    /// The update, from `v` with the columns `(id, quota, count, now)` named `column1` to
+    /// `column4` (a VALUES list's names, which PostgreSQL's JSON rows take too).
     fn update(self) -> &'static str {
         match self {
             Balance::Users => {
                 "UPDATE users SET quota = users.quota - v.column2, \
                  used_quota = users.used_quota + v.column2, \
-                 request_count = users.request_count + v.column3 FROM (VALUES "
+                 request_count = users.request_count + v.column3 FROM "
             }
             Balance::Tokens => {
                 "UPDATE tokens SET remain_quota = tokens.remain_quota - \
                  CASE WHEN tokens.unlimited_quota = 0 THEN v.column2 ELSE 0 END, \
-                 used_quota = tokens.used_quota + v.column2, accessed_time = v.column4 FROM (VALUES "
+                 used_quota = tokens.used_quota + v.column2, accessed_time = v.column4 FROM "
             }
             Balance::Channels => {
-                "UPDATE channels SET used_quota = channels.used_quota + v.column2 FROM (VALUES "
+                "UPDATE channels SET used_quota = channels.used_quota + v.column2 FROM "
             }
         }
     }
 
     fn join(self) -> &'static str {
         match self {
-            Balance::Users => ") AS v WHERE users.id = v.column1",
-            Balance::Tokens => ") AS v WHERE tokens.id = v.column1",
-            Balance::Channels => ") AS v WHERE channels.id = v.column1",
+            Balance::Users => " WHERE users.id = v.column1",
+            Balance::Tokens => " WHERE tokens.id = v.column1",
+            Balance::Channels => " WHERE channels.id = v.column1",
         }
     }
 }
 
-/// Charges the batch's sums, one statement per table (and chunk). On PostgreSQL the rows are
-/// locked in key order first, so concurrent batches cannot deadlock each other; SQLite has one
-/// writer at a time.
+/// One balance's charge as PostgreSQL's JSON rows carry it (see [`Balance::update`]).
+#[derive(serde::Serialize)]
+struct ChargeJson {
+    column1: i64,
+    column2: i64,
+    column3: i64,
+    column4: i64,
+}
+
+/// `rows` as one JSON array, the single value a PostgreSQL batch statement binds.
+fn json_array<T: serde::Serialize>(rows: &[T]) -> Result<String, sqlx::Error> {
+    serde_json::to_string(rows).map_err(|err| sqlx::Error::Encode(Box::new(err)))
+}
+
+/// Charges the batch's sums, one statement per table (SQLite: and per chunk). On PostgreSQL the
+/// rows are locked in key order first, so concurrent batches cannot deadlock each other; SQLite
+/// has one writer at a time.
 async fn charge_balances(
     tx: &mut Tx,
     kind: DbKind,
     balance: Balance,
     sums: &BTreeMap<i64, Charge>,
 ) -> Result<(), sqlx::Error> {
-    let sums: Vec<(&i64, &Charge)> = sums.iter().collect();
+    if sums.is_empty() {
+        return Ok(());
+    }
     let now = super::now();
+    if kind == DbKind::Postgres {
+        let rows: Vec<ChargeJson> = sums
+            .iter()
+            .map(|(id, charge)| ChargeJson {
+                column1: *id,
+                column2: charge.quota,
+                column3: charge.count,
+                column4: now,
+            })
+            .collect();
+        let json = json_array(&rows)?;
+        let mut lock = DynQuery::new(balance.lock());
+        lock.push("SELECT column1 FROM json_to_recordset(")
+            .bind_text(json.clone())
+            .push("::json) AS v(column1 BIGINT)) ORDER BY id FOR UPDATE");
+        lock.into_query()?.execute(&mut **tx).await?;
+        let mut update = DynQuery::new(balance.update());
+        update
+            .push("json_to_recordset(")
+            .bind_text(json)
+            .push("::json) AS v(column1 BIGINT, column2 BIGINT, column3 BIGINT, column4 BIGINT)")
+            .push(balance.join());
+        update.into_query()?.execute(&mut **tx).await?;
+        return Ok(());
+    }
+    let sums: Vec<(&i64, &Charge)> = sums.iter().collect();
     for chunk in sums.chunks(ROWS_PER_STATEMENT) {
-        if kind == DbKind::Postgres {
-            let mut lock = DynQuery::batch(kind, balance.lock());
-            for (i, (id, _)) in chunk.iter().enumerate() {
-                if i > 0 {
-                    lock.push(", ");
-                }
-                lock.bind_int(**id);
-            }
-            lock.push(") ORDER BY id FOR UPDATE");
-            lock.build().execute(&mut **tx).await?;
-        }
         let mut q = DynQuery::batch(kind, balance.update());
+        q.push("(VALUES ");
         for (i, (id, charge)) in chunk.iter().enumerate() {
             q.push(if i == 0 { "(" } else { ", (" });
             q.bind_int(**id)
@@ -527,18 +654,61 @@ async fn charge_balances(
                 .bind_int(now)
                 .push(")");
         }
-        q.push(balance.join());
-        q.build().execute(&mut **tx).await?;
+        q.push(") AS v").push(balance.join());
+        q.into_query()?.execute(&mut **tx).await?;
     }
     Ok(())
 }
 
-/// Adds the batch's hourly sums to the roll-ups, one statement per chunk (keys in order).
+/// One hour of one user's use of one model as PostgreSQL's JSON rows carry it.
+#[derive(serde::Serialize)]
+struct HourJson<'a> {
+    user_id: i64,
+    username: &'a str,
+    model_name: &'a str,
+    created_at: i64,
+    token_used: i64,
+    count: i64,
+    quota: i64,
+}
+
+/// Adds the batch's hourly sums to the roll-ups (keys in order): one statement on PostgreSQL,
+/// one per chunk on SQLite.
 async fn add_rollups(
     tx: &mut Tx,
     kind: DbKind,
     hours: &BTreeMap<(i64, &str, i64), HourSum>,
 ) -> Result<(), sqlx::Error> {
+    if hours.is_empty() {
+        return Ok(());
+    }
+    if kind == DbKind::Postgres {
+        let rows: Vec<HourJson> = hours
+            .iter()
+            .map(|((user_id, model_name, hour), sum)| HourJson {
+                user_id: *user_id,
+                username: &sum.username,
+                model_name,
+                created_at: *hour,
+                token_used: sum.tokens,
+                count: sum.count,
+                quota: sum.quota,
+            })
+            .collect();
+        let mut q = DynQuery::new(
+            "INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, \
+             count, quota) SELECT v.user_id, v.username, v.model_name, v.created_at, \
+             v.token_used, v.count, v.quota FROM json_to_recordset(",
+        );
+        q.bind_text(json_array(&rows)?)
+            .push(
+                "::json) AS v(user_id BIGINT, username TEXT, model_name TEXT, \
+                 created_at BIGINT, token_used BIGINT, count BIGINT, quota BIGINT)",
+            )
+            .push(ROLLUP_CONFLICT);
+        q.into_query()?.execute(&mut **tx).await?;
+        return Ok(());
+    }
     let hours: Vec<_> = hours.iter().collect();
     for chunk in hours.chunks(ROWS_PER_STATEMENT) {
         let mut q = DynQuery::batch(
@@ -563,15 +733,16 @@ async fn add_rollups(
                 .bind_int(sum.quota)
                 .push(")");
         }
-        q.push(
-            " ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET \
-             token_used = quota_data.token_used + excluded.token_used, \
-             count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota",
-        );
-        q.build().execute(&mut **tx).await?;
+        q.push(ROLLUP_CONFLICT);
+        q.into_query()?.execute(&mut **tx).await?;
     }
     Ok(())
 }
+
+/// A roll-up row already there for the hour gets the batch's sums added.
+const ROLLUP_CONFLICT: &str = " ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET \
+     token_used = quota_data.token_used + excluded.token_used, \
+     count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota";
 
 /// The verdict on each row: its shape, then whether its user exists and its token belongs to
 /// that user (deleted ones count: a request made before the deletion is still charged).
