@@ -178,12 +178,17 @@ impl Listener {
     /// for this process's next API write or the poll.
     async fn wait(&mut self, state: &AppState, wait: Duration) {
         match self.conn.as_mut() {
-            Some(l) => {
-                if let Ok(Err(err)) = tokio::time::timeout(wait, l.recv()).await {
+            Some(l) => match tokio::time::timeout(wait, l.recv()).await {
+                Ok(Ok(_)) => {
+                    // One read of the changes answers every notification already here.
+                    while l.next_buffered().is_some() {}
+                }
+                Ok(Err(err)) => {
                     tracing::warn!(error = %err, "config notifications lost; reconnecting");
                     self.conn = None;
                 }
-            }
+                Err(_) => {}
+            },
             None => {
                 tokio::select! {
                     () = tokio::time::sleep(wait.min(POLL)) => {}
