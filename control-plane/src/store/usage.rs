@@ -325,8 +325,8 @@ async fn write(
 
 type Tx = sqlx::Transaction<'static, sqlx::Any>;
 
-/// Rows per multi-row statement: 18 values each stays well under both backends' limits on
-/// bound parameters (SQLite 32 766, PostgreSQL 65 535).
+/// Rows per multi-row statement on SQLite (PostgreSQL binds a batch as one JSON value): 18
+/// values each stays well under SQLite's limit of 32 766 bound parameters.
 const ROWS_PER_STATEMENT: usize = 500;
 
 /// Stores a receipt for a consumption row that gets no log row; false when its request id is
