@@ -6,7 +6,8 @@
 //! on the way that every record was stored and charged exactly once.
 //!
 //! `DATABASE_URL=postgres://root@127.0.0.1:5432/test cargo bench -p control-plane --bench ingest`
-//! (`-- --batches 400 --batch 500` to change the load).
+//! (`-- --batches 400 --batch 500` to change the load, `--users 1 --tokens 1` for the gateway
+//! bench's single token, `--vary` for batches of varying sizes).
 
 mod common;
 
@@ -16,8 +17,22 @@ use common::arg;
 use control_plane::store::Db;
 use control_plane::store::usage::{UsageRow, ingest};
 
-const USERS: i64 = 1_000;
-const TOKENS: i64 = 10_000;
+/// Users and tokens the records are spread over (`--users`, `--tokens`): every batch charges
+/// `min(batch, tokens)` tokens. The gateway bench's one user and one token is `--users 1 --tokens 1`.
+struct Spread {
+    users: i64,
+    tokens: i64,
+}
+
+impl Spread {
+    fn from_args() -> Self {
+        let count = |name, default| i64::try_from(arg(name, default).max(1)).unwrap_or(1);
+        Spread {
+            users: count("--users", 1_000),
+            tokens: count("--tokens", 10_000),
+        }
+    }
+}
 const QUOTA: i64 = 100;
 
 /// User and system CPU seconds of this process so far (Linux).
@@ -62,9 +77,10 @@ fn stat_cpu_seconds(path: &str, children: bool) -> f64 {
     (own + reaped) / 100.0
 }
 
-async fn fill(db: &Db) -> Result<(), sqlx::Error> {
-    for first in (1..=USERS).step_by(500) {
-        let values: Vec<String> = (first..(first + 500).min(USERS + 1))
+async fn fill(db: &Db, spread: &Spread) -> Result<(), sqlx::Error> {
+    let (users, tokens) = (spread.users, spread.tokens);
+    for first in (1..=users).step_by(500) {
+        let values: Vec<String> = (first..(first + 500).min(users + 1))
             .map(|id| format!("({id}, 'bench{id}', 'x', 1000000000)"))
             .collect();
         let sql = format!(
@@ -75,9 +91,9 @@ async fn fill(db: &Db) -> Result<(), sqlx::Error> {
             .execute(&db.pool)
             .await?;
     }
-    for first in (1..=TOKENS).step_by(500) {
-        let values: Vec<String> = (first..(first + 500).min(TOKENS + 1))
-            .map(|id| format!("({id}, {}, '{id:064x}', 'x', 1000000000)", id % USERS + 1))
+    for first in (1..=tokens).step_by(500) {
+        let values: Vec<String> = (first..(first + 500).min(tokens + 1))
+            .map(|id| format!("({id}, {}, '{id:064x}', 'x', 1000000000)", id % users + 1))
             .collect();
         let sql = format!(
             "INSERT INTO tokens (id, user_id, key_hash, key_enc, remain_quota) VALUES {}",
@@ -91,14 +107,15 @@ async fn fill(db: &Db) -> Result<(), sqlx::Error> {
 }
 
 /// Record `n`, dated from `base` on (a redelivered record is the same record, time included).
-fn record(base: i64, n: usize) -> UsageRow {
-    let token = i64::try_from(n).unwrap_or(0) % TOKENS + 1;
+fn record(spread: &Spread, base: i64, n: usize) -> UsageRow {
+    let token = i64::try_from(n).unwrap_or(0) % spread.tokens + 1;
+    let user = token % spread.users + 1;
     UsageRow {
         request_id: format!("bench-{n:012}"),
         created_at: base + i64::try_from(n / 1000).unwrap_or(0),
         kind: 2,
-        user_id: token % USERS + 1,
-        username: format!("bench{}", token % USERS + 1),
+        user_id: user,
+        username: format!("bench{user}"),
         token_id: token,
         token_name: "bench".to_owned(),
         group: "default".to_owned(),
@@ -127,6 +144,8 @@ async fn count(db: &Db, sql: &'static str) -> i64 {
 async fn main() -> anyhow::Result<()> {
     let batches = arg("--batches", 200);
     let batch = arg("--batch", 500);
+    let spread = Spread::from_args();
+    let vary = common::flag("--vary");
     let dir = tempfile::tempdir()?;
     let admin_url = std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty());
     let name = format!("bench_ingest_{}", std::process::id());
@@ -144,38 +163,45 @@ async fn main() -> anyhow::Result<()> {
     };
     let db = Db::connect(url.as_deref(), dir.path(), 4).await?;
     db.migrate().await?;
-    fill(&db).await?;
+    fill(&db, &spread).await?;
 
     let base = control_plane::store::now() - 86_400;
     let start = Instant::now();
     let cpu = cpu_seconds();
     let server_cpu = server_cpu_seconds();
     let mut n = 0;
-    for _ in 0..batches {
-        let rows: Vec<UsageRow> = (n..n + batch).map(|i| record(base, i)).collect();
-        n += batch;
+    for b in 0..batches {
+        // With `--vary`, sizes spread over (batch / 2, batch] as a gateway's partial batches do.
+        let size = if vary {
+            batch - (b * 7919) % batch.div_ceil(2)
+        } else {
+            batch
+        };
+        let rows: Vec<UsageRow> = (n..n + size).map(|i| record(&spread, base, i)).collect();
+        n += size;
         let outcome = ingest(&db, "bench-gateway", &rows).await?;
         anyhow::ensure!(
-            outcome.inserted as usize == batch,
+            outcome.inserted as usize == size,
             "a batch was not stored whole"
         );
     }
     let (wall, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu);
     let server_cpu = server_cpu_seconds() - server_cpu;
     // The same batch again: nothing stored, nothing charged.
-    let again: Vec<UsageRow> = (0..batch).map(|i| record(base, i)).collect();
+    let again: Vec<UsageRow> = (0..batch).map(|i| record(&spread, base, i)).collect();
     let repeat = ingest(&db, "bench-gateway", &again).await?;
     let total = i64::try_from(n)?;
     let logs = count(&db, "SELECT COUNT(*) FROM logs").await;
     let used = count(&db, "SELECT CAST(SUM(used_quota) AS BIGINT) FROM users").await;
     let token_used = count(&db, "SELECT CAST(SUM(used_quota) AS BIGINT) FROM tokens").await;
     println!(
-        "ingest into {}: {n} records in {batches} batches of {batch}",
+        "ingest into {}: {n} records in {batches} batches of {}{batch}",
         if url.is_some() {
             "PostgreSQL"
         } else {
             "SQLite"
-        }
+        },
+        if vary { "up to " } else { "" }
     );
     println!(
         "  {:.0} records/s (wall {wall:.2} s); {:.0} records per CPU-second of the control plane ({cpu:.2} s)",

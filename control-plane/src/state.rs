@@ -185,6 +185,14 @@ impl AppState {
             store::options::load_all(&self.inner.db).await?,
         ))
     }
+
+    /// The effective values of `keys` alone (see [`Options::only`]).
+    pub async fn options_of(&self, keys: &[&'static str]) -> Result<Options, sqlx::Error> {
+        Ok(Options::only(
+            keys,
+            store::options::load_keys(&self.inner.db, keys).await?,
+        ))
+    }
 }
 
 /// Why the state could not be built.

@@ -470,7 +470,7 @@ async fn consumption_without_log_rows_still_charges_once(app: &TestApp) {
     assert_eq!(rolled_up().await, 300);
 }
 
-/// Batches larger than one statement's worth of rows (500), with records repeated inside one
+/// Batches larger than one statement's worth of rows (512 on SQLite), with records repeated inside one
 /// statement, across statements and from an earlier batch: each record is stored and charged
 /// once, whichever statement it falls in.
 async fn large_batches_with_repeats_charge_each_record_once(app: &TestApp) {

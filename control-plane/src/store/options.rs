@@ -16,6 +16,23 @@ pub async fn load_all(db: &Db) -> Result<HashMap<String, String>, sqlx::Error> {
         .collect()
 }
 
+/// The stored values among `keys`.
+pub async fn load_keys(
+    db: &Db,
+    keys: &[&'static str],
+) -> Result<HashMap<String, String>, sqlx::Error> {
+    let mut q = super::dynamic::DynQuery::new("SELECT key, value FROM options WHERE key IN (");
+    for (i, key) in keys.iter().enumerate() {
+        if i > 0 {
+            q.push(", ");
+        }
+        q.bind_text(*key);
+    }
+    q.push(")");
+    let rows: Vec<(String, String)> = q.into_query_as()?.fetch_all(&db.pool).await?;
+    Ok(rows.into_iter().collect())
+}
+
 /// Inserts or replaces one option.
 pub async fn upsert<'e, E>(executor: E, key: &str, value: &str) -> Result<(), sqlx::Error>
 where

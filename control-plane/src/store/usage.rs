@@ -325,9 +325,28 @@ async fn write(
 
 type Tx = sqlx::Transaction<'static, sqlx::Any>;
 
-/// Rows per multi-row statement on SQLite (PostgreSQL binds a batch as one JSON value): 18
+/// Most rows per multi-row statement on SQLite (PostgreSQL binds a batch as one JSON value): 18
 /// values each stays well under SQLite's limit of 32 766 bound parameters.
-const ROWS_PER_STATEMENT: usize = 500;
+const ROWS_PER_STATEMENT: usize = 512;
+
+/// `items` cut into statements of [`ROWS_PER_STATEMENT`] rows, then of the powers of two that
+/// make up the rest (1 000 rows: 512, 256, 128, 64, 32, 8). A statement's text depends only on
+/// its row count, so these few texts are prepared once per connection and then served by the
+/// driver's statement cache; with chunks of the rest's own length, the last statement of nearly
+/// every batch was new text, parsed and planned again (a 500-row insert: thousands of tokens).
+fn statement_chunks<T>(items: &[T]) -> impl Iterator<Item = &[T]> {
+    let mut rest = items;
+    std::iter::from_fn(move || {
+        let len = match rest.len() {
+            0 => return None,
+            n if n >= ROWS_PER_STATEMENT => ROWS_PER_STATEMENT,
+            n => 1 << n.ilog2(),
+        };
+        let (chunk, tail) = rest.split_at(len);
+        rest = tail;
+        Some(chunk)
+    })
+}
 
 /// Stores a receipt for a consumption row that gets no log row; false when its request id is
 /// already stored (as a receipt, or as a log row of the record, which has the same time).
@@ -351,7 +370,7 @@ async fn insert_receipt(
 }
 
 /// Writes the log rows (PostgreSQL: one statement for the batch; SQLite: one per
-/// [`ROWS_PER_STATEMENT`]); answers for each row whether it was stored (false: its request id
+/// [`statement_chunks`]); answers for each row whether it was stored (false: its request id
 /// was already stored, as a log row, a receipt or an earlier row of the same batch), or `None`
 /// when [`Census::Count`] found a row not stored.
 async fn insert_logs(
@@ -361,11 +380,11 @@ async fn insert_logs(
     census: Census,
 ) -> Result<Option<Vec<bool>>, sqlx::Error> {
     let mut stored = Vec::with_capacity(rows.len());
-    let chunk_len = match kind {
-        DbKind::Postgres => rows.len().max(1),
-        DbKind::Sqlite => ROWS_PER_STATEMENT,
+    let chunks: Vec<&[&UsageRow]> = match kind {
+        DbKind::Postgres => vec![rows],
+        DbKind::Sqlite => statement_chunks(rows).collect(),
     };
-    for chunk in rows.chunks(chunk_len) {
+    for chunk in chunks {
         let mut q = match kind {
             DbKind::Postgres => log_rows_as_json(chunk)?,
             DbKind::Sqlite => log_rows_as_values(chunk),
@@ -396,10 +415,13 @@ async fn insert_logs(
 /// The insert's head: the columns a usage record fills in `logs`, in the order both
 /// backends' inserts give them.
 macro_rules! insert_log_columns {
-    () => {
-        "INSERT INTO logs (user_id, created_at, type, content, username, token_name, \
+    ($insert:literal) => {
+        concat!(
+            $insert,
+            " logs (user_id, created_at, type, content, username, token_name, \
          model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, \
          token_id, \"group\", ip, request_id, other) "
+        )
     };
 }
 
@@ -411,7 +433,7 @@ fn log_rows_as_json(rows: &[&UsageRow]) -> Result<DynQuery, sqlx::Error> {
     let json = serde_json::to_string(&rows.iter().map(|r| LogJson::of(r)).collect::<Vec<_>>())
         .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
     let mut q = DynQuery::new(concat!(
-        insert_log_columns!(),
+        insert_log_columns!("INSERT INTO"),
         "SELECT v.user_id, v.created_at, v.type, v.content, v.username, v.token_name, \
          v.model_name, v.quota, v.prompt_tokens, v.completion_tokens, v.use_time, v.is_stream, \
          v.channel_id, v.token_id, v.\"group\", v.ip, v.request_id, v.other \
@@ -478,12 +500,16 @@ impl<'a> LogJson<'a> {
 }
 
 /// SQLite's insert of `rows`: a multi-row VALUES list with anonymous placeholders (SQLite's
-/// JSON functions cost it several times more per row than bound values).
+/// JSON functions cost it several times more per row than bound values). `OR IGNORE` skips a
+/// row whose request id is stored, as `ON CONFLICT DO NOTHING` would; unlike the upsert, it
+/// cannot abort the statement halfway (every value bound is non-null but the request id, and
+/// `logs` has no check, foreign key or trigger), so SQLite keeps no statement journal: a copy
+/// of every page the statement changes, made only to undo it.
 fn log_rows_as_values(rows: &[&UsageRow]) -> DynQuery {
     let mut q = DynQuery::batch(
         DbKind::Sqlite,
         concat!(
-            insert_log_columns!(),
+            insert_log_columns!("INSERT OR IGNORE INTO"),
             "SELECT column1, column2, column3, column4, column5, column6, column7, column8, \
          column9, column10, column11, column12, column13, column14, column15, column16, \
          column17, column18 FROM (VALUES ",
@@ -528,10 +554,8 @@ fn log_rows_as_values(rows: &[&UsageRow]) -> DynQuery {
             .bind_text(row.other.as_str())
             .push(")");
     }
-    // (SQLite needs the WHERE to tell the upsert from a join's ON.)
     q.push(
-        ") AS v WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.column17) \
-         ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING",
+        ") AS v WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.column17)",
     );
     q
 }
@@ -640,7 +664,7 @@ async fn charge_balances(
         return Ok(());
     }
     let sums: Vec<(&i64, &Charge)> = sums.iter().collect();
-    for chunk in sums.chunks(ROWS_PER_STATEMENT) {
+    for chunk in statement_chunks(&sums) {
         let mut q = DynQuery::batch(kind, balance.update());
         q.push("(VALUES ");
         for (i, (id, charge)) in chunk.iter().enumerate() {
@@ -710,7 +734,7 @@ async fn add_rollups(
         return Ok(());
     }
     let hours: Vec<_> = hours.iter().collect();
-    for chunk in hours.chunks(ROWS_PER_STATEMENT) {
+    for chunk in statement_chunks(&hours) {
         let mut q = DynQuery::batch(
             kind,
             "INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, \
@@ -795,7 +819,7 @@ async fn ids_in(
     ids: &[i64],
 ) -> Result<HashMap<i64, i64>, sqlx::Error> {
     let mut out = HashMap::new();
-    for chunk in ids.chunks(500) {
+    for chunk in statement_chunks(ids) {
         let mut q = DynQuery::batch(db.kind, select);
         q.push(" WHERE id IN (");
         for (i, id) in chunk.iter().enumerate() {
@@ -843,4 +867,30 @@ pub async fn rejections(
         .fetch_one(&db.pool)
         .await?;
     Ok((items, total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statement_chunks_cover_every_row_in_order_with_few_distinct_lengths() {
+        let mut lengths_seen = BTreeSet::new();
+        for n in 0..=2_100usize {
+            let items: Vec<usize> = (0..n).collect();
+            let chunks: Vec<&[usize]> = statement_chunks(&items).collect();
+            assert_eq!(chunks.concat(), items, "{n} rows");
+            for chunk in &chunks {
+                assert!(chunk.len().is_power_of_two() && chunk.len() <= ROWS_PER_STATEMENT);
+                lengths_seen.insert(chunk.len());
+            }
+            // A full statement at a time, then one statement per set bit of the rest.
+            let rest = n % ROWS_PER_STATEMENT;
+            assert_eq!(
+                chunks.len(),
+                n / ROWS_PER_STATEMENT + rest.count_ones() as usize
+            );
+        }
+        assert_eq!(lengths_seen.len(), 10, "1, 2, 4, ... 512");
+    }
 }

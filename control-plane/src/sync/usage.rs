@@ -191,7 +191,10 @@ async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAc
     let rows: Vec<UsageRow> = batch.records.into_iter().map(to_row).collect();
     // Consumption rows are charged without a log row while LogConsumeEnabled is off, and
     // without the dashboard's roll-ups while DataExportEnabled is.
-    let recording = match state.options().await {
+    let recording = match state
+        .options_of(&["LogConsumeEnabled", "DataExportEnabled"])
+        .await
+    {
         Ok(o) => usage::Recording {
             consume_logs: o.bool("LogConsumeEnabled"),
             rollups: o.bool("DataExportEnabled"),

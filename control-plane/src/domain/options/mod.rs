@@ -34,6 +34,22 @@ impl Options {
         Options { values }
     }
 
+    /// Only `keys`: their defaults, then their stored values. For a path that reads a few
+    /// settings often (every usage batch), without building every default (the price tables).
+    pub fn only(keys: &[&str], stored: HashMap<String, String>) -> Self {
+        let mut values: BTreeMap<String, String> = keys
+            .iter()
+            .filter_map(|key| spec(key))
+            .map(|s| (s.key.to_string(), s.default.to_string()))
+            .collect();
+        for (key, value) in stored {
+            if let Some(slot) = values.get_mut(&key) {
+                *slot = value;
+            }
+        }
+        Options { values }
+    }
+
     pub fn get(&self, key: &str) -> &str {
         self.values.get(key).map(String::as_str).unwrap_or("")
     }
@@ -80,6 +96,22 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_keys_asked_for_with_their_defaults_and_stored_values() {
+        let stored = HashMap::from([
+            ("DataExportEnabled".to_string(), "false".to_string()),
+            ("QuotaPerUnit".to_string(), "7".to_string()),
+        ]);
+        let options = Options::only(
+            &["LogConsumeEnabled", "DataExportEnabled", "NoSuchKey"],
+            stored,
+        );
+        assert!(options.bool("LogConsumeEnabled"), "default");
+        assert!(!options.bool("DataExportEnabled"), "stored");
+        assert_eq!(options.get("QuotaPerUnit"), "", "not asked for");
+        assert_eq!(options.get("NoSuchKey"), "", "not in the registry");
+    }
 
     #[test]
     fn defaults_fill_every_registered_key() {

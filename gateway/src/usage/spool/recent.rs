@@ -7,8 +7,9 @@ use std::collections::VecDeque;
 
 use crate::usage::UsageRecord;
 
-/// Most records kept; appends past it are read back from the file instead.
-const CAPACITY: usize = 4096;
+/// Most records kept; appends past it are read back from the file instead. Two of the
+/// reporter's full batches: one in flight, the next one filling meanwhile.
+const CAPACITY: usize = 8192;
 
 struct Line {
     segment: u64,
