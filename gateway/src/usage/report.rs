@@ -34,9 +34,9 @@ use crate::config::watch::{Auth, Backoff};
 /// Most records in one batch. The control plane's cost is largely per batch (a transaction,
 /// its options, the config version, a config push): with 500, one gateway at 27 k req/s
 /// outran it by 14 k records a second in the bench (its core shared with the load), while
-/// with 2 000 it kept up. Its ingest bench on SQLite measured about 3 ms a batch besides
-/// the records (commit, fsync, statements, context switches): 1.5 µs a record at 2 000,
-/// 0.75 µs at 4 000. Under load a batch leaves at 4 000 records or after [`LINGER`].
+/// with 2 000 it kept up. Its ingest bench on SQLite measured about 2.8 ms a batch besides
+/// the records (commit, fsync, statements, context switches): 1.4 µs a record at 2 000,
+/// 0.7 µs at 4 000. Under load a batch leaves at 4 000 records or after [`LINGER`].
 const BATCH: usize = 4000;
 /// About the most bytes of spooled lines in one batch: a full batch of typical records (about
 /// 450 bytes a line) fits, one of records with long logged texts is cut short. (The control
