@@ -81,7 +81,9 @@ pub struct Relay {
 
 /// Per-request context.
 pub struct Ctx {
-    trace: Option<Trace>,
+    /// Boxed: pingora moves the context (and the futures holding it) on every request, and a
+    /// pointer moves cheaper than the whole record.
+    trace: Option<Box<Trace>>,
     /// The request is proxied to `forward_to` as it is.
     forward: bool,
 }
@@ -102,7 +104,7 @@ impl ProxyHttp for Relay {
 
     fn new_ctx(&self) -> Ctx {
         Ctx {
-            trace: Some(Trace::new()),
+            trace: Some(Box::new(Trace::new())),
             forward: false,
         }
     }
@@ -188,7 +190,7 @@ impl ProxyHttp for Relay {
         if let Err(failure) = result {
             self.answer_failure(session, &mut trace, failure).await;
         }
-        trace.finish(&self.state);
+        (*trace).finish(&self.state);
         Ok(true)
     }
 }
