@@ -151,7 +151,17 @@ pub fn package_version(dir: &Path) -> Option<String> {
 /// Builds the binaries under test (release) into `target_dir`; their folder.
 pub fn build_workspace(root: &Path, target_dir: &Path) -> anyhow::Result<PathBuf> {
     eprintln!("building gateway, control-plane, mock-provider and pingora-floor (release)");
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    // The runner is started by `cargo run`, which describes the runner's own package in the
+    // environment. Build scripts that watch those variables (ring's: `CARGO_PKG_NAME`,
+    // `CARGO_MANIFEST_DIR`) would see them change against a plain `cargo build` and rebuild
+    // ring and all that depends on it each time the two alternate.
+    for (name, _) in std::env::vars_os() {
+        if name.to_str().is_some_and(describes_a_run_package) {
+            cargo.env_remove(name);
+        }
+    }
+    let status = cargo
         .args(["build", "--release", "--locked"])
         .args([
             "-p",
@@ -170,4 +180,45 @@ pub fn build_workspace(root: &Path, target_dir: &Path) -> anyhow::Result<PathBuf
         bail!("cargo build failed");
     }
     Ok(target_dir.join("release"))
+}
+
+/// Whether `name` is one of the variables `cargo run` sets to describe the package it runs
+/// (not cargo's own configuration, such as `CARGO_HOME` or `CARGO_TARGET_DIR`).
+fn describes_a_run_package(name: &str) -> bool {
+    name.starts_with("CARGO_PKG_")
+        || name.starts_with("CARGO_MANIFEST_")
+        || matches!(
+            name,
+            "CARGO_CRATE_NAME" | "CARGO_BIN_NAME" | "CARGO_PRIMARY_PACKAGE"
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describes_a_run_package;
+
+    #[test]
+    fn only_the_run_packages_description_is_left_out_of_the_build() {
+        for name in [
+            "CARGO_PKG_NAME",
+            "CARGO_PKG_VERSION_MAJOR",
+            "CARGO_MANIFEST_DIR",
+            "CARGO_MANIFEST_PATH",
+            "CARGO_CRATE_NAME",
+            "CARGO_BIN_NAME",
+            "CARGO_PRIMARY_PACKAGE",
+        ] {
+            assert!(describes_a_run_package(name), "{name}");
+        }
+        for name in [
+            "CARGO",
+            "CARGO_HOME",
+            "CARGO_TARGET_DIR",
+            "CARGO_BUILD_JOBS",
+            "CARGO_NET_OFFLINE",
+            "PATH",
+        ] {
+            assert!(!describes_a_run_package(name), "{name}");
+        }
+    }
 }
