@@ -74,8 +74,8 @@ pub struct ParsedRequest {
     pub client_include_usage: bool,
     /// `max_tokens` / `max_completion_tokens`, if given.
     pub max_tokens: Option<i64>,
-    /// Local estimate of prompt tokens.
-    pub prompt_estimate: i64,
+    /// Local estimate of prompt tokens ([`ParsedRequest::prompt_estimate`]).
+    prompt: tokens::PromptCount,
     raw: Bytes,
     /// Where the values of the top-level `model` and `stream_options` are in `raw`.
     model_span: Span,
@@ -106,13 +106,13 @@ pub fn parse_request(endpoint: Endpoint, raw: Bytes) -> Result<ParsedRequest, Pa
         return Err(ParseError::MissingModel);
     }
     let model = model.to_owned();
-    let prompt_estimate = found.text.finish(&model) + found.overhead;
+    let prompt = tokens::PromptCount::new(found.text, &model, found.overhead);
     Ok(ParsedRequest {
         endpoint,
         stream: endpoint != Endpoint::Embeddings && found.stream,
         client_include_usage: found.include_usage,
         max_tokens: found.max_tokens.map(|n| n.max(0)),
-        prompt_estimate,
+        prompt,
         model,
         raw,
         model_span,
@@ -121,6 +121,16 @@ pub fn parse_request(endpoint: Endpoint, raw: Bytes) -> Result<ParsedRequest, Pa
 }
 
 impl ParsedRequest {
+    /// Local estimate of the prompt's tokens (counted at the first call for short prompts).
+    pub fn prompt_estimate(&self) -> i64 {
+        self.prompt.get(&self.model)
+    }
+
+    /// `max(prompt_estimate, floor)`, without counting a prompt too short to exceed `floor`.
+    pub fn prompt_estimate_at_least(&self, floor: i64) -> i64 {
+        self.prompt.get_at_least(&self.model, floor)
+    }
+
     /// The client's body as it came.
     pub fn raw(&self) -> &Bytes {
         &self.raw
@@ -256,7 +266,7 @@ pub fn answer_usage(parsed: &ParsedRequest, answer: &Value) -> (Usage, bool) {
     let mut text = String::new();
     push_output_text(answer, &mut text);
     let usage = Usage {
-        prompt_tokens: parsed.prompt_estimate,
+        prompt_tokens: parsed.prompt_estimate(),
         completion_tokens: tokens::estimate(&parsed.model, &text),
         cached_tokens: 0,
         cache_creation_tokens: 0,
@@ -332,7 +342,7 @@ mod tests {
         let raw = r#"{"model":"a","stream":true,"messages":[{"role":"user","content":"hi there"}],"max_tokens":7}"#;
         let p = parse(raw).unwrap();
         assert_eq!(p.max_tokens, Some(7));
-        assert!(p.prompt_estimate > 0);
+        assert!(p.prompt_estimate() > 0);
         assert_eq!(&p.upstream_body("a", false).unwrap()[..], raw.as_bytes());
         let v: Value = serde_json::from_slice(&p.upstream_body("b", true).unwrap()).unwrap();
         assert_eq!(v["model"], "b");
@@ -394,7 +404,7 @@ mod tests {
                 let p = parse(&raw).unwrap();
                 let text = format!("{content}\n{content} \n");
                 assert_eq!(
-                    p.prompt_estimate,
+                    p.prompt_estimate(),
                     tokens::estimate(model, &text) + 9,
                     "{encoded}"
                 );
@@ -477,7 +487,7 @@ mod tests {
         )
         .unwrap();
         assert!(!p.stream);
-        assert_eq!(p.prompt_estimate, tokens::estimate("e", "a b c "));
+        assert_eq!(p.prompt_estimate(), tokens::estimate("e", "a b c "));
     }
 
     #[test]
@@ -496,7 +506,7 @@ mod tests {
         // Framing: 3 per message (4) + 1 name + 3 + 8 per tool.
         let overhead = 3 * 4 + 1 + 3 + 8;
         assert_eq!(
-            p.prompt_estimate,
+            p.prompt_estimate(),
             tokens::estimate("gpt-4o", &text) + overhead
         );
         let body: Value = serde_json::from_slice(p.raw()).unwrap();
@@ -527,7 +537,7 @@ mod tests {
             serde_json::from_str(r#"{"choices":[{"message":{"content":"one two three four"}}]}"#)
                 .unwrap();
         let (u, local) = answer_usage(&p, &without);
-        assert!(local && u.completion_tokens > 0 && u.prompt_tokens == p.prompt_estimate);
+        assert!(local && u.completion_tokens > 0 && u.prompt_tokens == p.prompt_estimate());
     }
 
     #[test]

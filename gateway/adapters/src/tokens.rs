@@ -2,10 +2,14 @@
 //! tiktoken (cl100k/o200k) for OpenAI models, a fast estimate otherwise and for very large
 //! texts (about four characters of a word per token, one per CJK character or symbol).
 
+use std::sync::OnceLock;
+
 use tiktoken_rs::tokenizer::{Tokenizer, get_tokenizer};
 
 /// Texts longer than this are estimated, not tokenized, to keep huge prompts cheap.
 const TIKTOKEN_MAX_BYTES: usize = 1 << 20;
+/// Prompts of at most this many bytes of text are counted when first asked ([`PromptCount`]).
+const LAZY_MAX_BYTES: usize = 4096;
 
 /// Tokens of `text` as `model` would count them (exact for OpenAI models' tokenizers).
 pub fn estimate(model: &str, text: &str) -> i64 {
@@ -65,6 +69,72 @@ impl Estimator {
     }
 }
 
+/// A prompt's estimate: the count of its text plus the tokens of its framing. A short text is
+/// kept and counted at the first [`PromptCount::get`], since a short prompt's count is often
+/// never needed (the reservation's floor covers it, and upstreams report usage); a longer one
+/// is counted at once, so that its text need not be kept.
+#[derive(Debug)]
+pub struct PromptCount {
+    overhead: i64,
+    text: PromptText,
+}
+
+#[derive(Debug)]
+enum PromptText {
+    Counted(i64),
+    Kept {
+        text: String,
+        counted: OnceLock<i64>,
+    },
+}
+
+impl PromptCount {
+    /// The estimate of `text` as `model` counts it, plus `overhead`.
+    pub fn new(text: Estimator, model: &str, overhead: i64) -> PromptCount {
+        let text = if text.len <= LAZY_MAX_BYTES {
+            PromptText::Kept {
+                text: text.kept,
+                counted: OnceLock::new(),
+            }
+        } else {
+            PromptText::Counted(text.finish(model))
+        };
+        PromptCount { overhead, text }
+    }
+
+    /// The estimate, counted now if it was not yet; `model` is the one given to `new`.
+    pub fn get(&self, model: &str) -> i64 {
+        let tokens = match &self.text {
+            PromptText::Counted(n) => *n,
+            PromptText::Kept { text, counted } => *counted.get_or_init(|| estimate(model, text)),
+        };
+        tokens.saturating_add(self.overhead)
+    }
+
+    /// An upper bound of [`PromptCount::get`] that counts nothing: no text has more tokens
+    /// than bytes (every token stands for at least one byte; the heuristic counts at most one
+    /// per character).
+    pub fn at_most(&self) -> i64 {
+        let tokens = match &self.text {
+            PromptText::Counted(n) => *n,
+            PromptText::Kept { text, counted } => counted
+                .get()
+                .copied()
+                .unwrap_or_else(|| i64::try_from(text.len()).unwrap_or(i64::MAX)),
+        };
+        tokens.saturating_add(self.overhead)
+    }
+
+    /// `max(self.get(model), floor)`, without counting when the text cannot exceed `floor`.
+    pub fn get_at_least(&self, model: &str, floor: i64) -> i64 {
+        if self.at_most() <= floor {
+            floor
+        } else {
+            self.get(model).max(floor)
+        }
+    }
+}
+
 /// The state of [`heuristic`] between pieces of a text.
 #[derive(Debug, Default)]
 struct Heuristic {
@@ -116,7 +186,7 @@ pub fn heuristic(text: &str) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Estimator, TIKTOKEN_MAX_BYTES, estimate, heuristic};
+    use super::{Estimator, LAZY_MAX_BYTES, PromptCount, TIKTOKEN_MAX_BYTES, estimate, heuristic};
 
     #[test]
     fn heuristic_counts_words_symbols_and_cjk() {
@@ -158,5 +228,35 @@ mod tests {
             }
         }
         assert_eq!(split.finish("gpt-4o"), estimate("gpt-4o", &whole));
+    }
+
+    #[test]
+    fn a_prompt_counted_late_equals_one_counted_at_once_and_never_exceeds_its_bound() {
+        let texts = [
+            String::new(),
+            "hello".to_owned(),
+            "Hello, world! 你好 tiktoken is great\n\t  ".to_owned(),
+            "ab ".repeat(LAZY_MAX_BYTES / 3),
+            "x".repeat(LAZY_MAX_BYTES + 1),
+            "日本語のテキスト、".repeat(200),
+        ];
+        for model in ["gpt-4o-mini", "gpt-4", "claude-3-haiku"] {
+            for text in &texts {
+                let mut e = Estimator::new();
+                e.push(text);
+                let count = PromptCount::new(e, model, 7);
+                let exact = estimate(model, text) + 7;
+                let bound = count.at_most();
+                assert!(bound >= exact, "{model}: {bound} < {exact}");
+                assert_eq!(count.get_at_least(model, bound), bound);
+                assert_eq!(count.get_at_least(model, 0), exact);
+                assert_eq!(count.get(model), exact);
+                assert_eq!(
+                    count.at_most(),
+                    exact,
+                    "once counted, the bound is the count"
+                );
+            }
+        }
     }
 }

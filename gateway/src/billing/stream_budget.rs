@@ -7,14 +7,26 @@ use super::{Price, Reservation, quota};
 use adapters::openai::Usage;
 
 /// The reservation of one streaming request and how to price its output so far.
-#[derive(Debug)]
 pub struct StreamBudget<'a> {
     reservation: &'a mut Reservation,
     price: Price,
     qpu: i64,
-    prompt_estimate: i64,
+    /// The prompt's estimate, asked only while a stream is relayed (counting a prompt can
+    /// cost more than the rest of a short non-stream request's billing).
+    prompt_estimate: &'a (dyn Fn() -> i64 + Sync),
     /// Least quota taken per extension (fewer atomic updates on long streams).
     block: i64,
+}
+
+impl std::fmt::Debug for StreamBudget<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamBudget")
+            .field("reservation", &self.reservation)
+            .field("price", &self.price)
+            .field("qpu", &self.qpu)
+            .field("block", &self.block)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> StreamBudget<'a> {
@@ -22,7 +34,7 @@ impl<'a> StreamBudget<'a> {
         reservation: &'a mut Reservation,
         price: Price,
         qpu: i64,
-        prompt_estimate: i64,
+        prompt_estimate: &'a (dyn Fn() -> i64 + Sync),
     ) -> Self {
         let block = (reservation.amount() / 2).max(1);
         StreamBudget {
@@ -41,7 +53,7 @@ impl<'a> StreamBudget<'a> {
             return true;
         }
         let usage = Usage {
-            prompt_tokens: self.prompt_estimate,
+            prompt_tokens: (self.prompt_estimate)(),
             completion_tokens: output_tokens.max(0),
             ..Usage::default()
         };
@@ -74,7 +86,7 @@ mod tests {
             cache_creation_ratio: 1.25,
             group_ratio: 1.0,
         };
-        let mut b = StreamBudget::new(&mut r, price, 500_000, 10);
+        let mut b = StreamBudget::new(&mut r, price, 500_000, &|| 10);
         assert!(b.cover(50), "within the reservation");
         assert!(b.cover(400));
         assert!(b.cover(990), "the last of the balance");

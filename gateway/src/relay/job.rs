@@ -130,11 +130,21 @@ impl Job {
         }
     }
 
+    /// Local estimate of the prompt's tokens.
     pub fn prompt_estimate(&self) -> i64 {
         match self {
-            Job::OpenAi(p) => p.prompt_estimate,
+            Job::OpenAi(p) => p.prompt_estimate(),
             Job::Dialect(d) => d.prompt_estimate,
             Job::GeminiEmbed(e) => e.prompt_estimate,
+        }
+    }
+
+    /// `max(prompt_estimate, floor)`; an OpenAI prompt too short to exceed `floor` is not
+    /// counted.
+    pub fn prompt_estimate_at_least(&self, floor: i64) -> i64 {
+        match self {
+            Job::OpenAi(p) => p.prompt_estimate_at_least(floor),
+            _ => self.prompt_estimate().max(floor),
         }
     }
 

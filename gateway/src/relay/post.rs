@@ -157,20 +157,23 @@ pub async fn relay(
     let completion = job
         .max_tokens()
         .unwrap_or_else(|| opts.completion_allowance(&model));
+    // The reservation counts at least `pre_consumed_tokens` of prompt: a shorter prompt need
+    // not be counted for it.
     let pre = billing::pre_quota(
         &price,
-        job.prompt_estimate(),
+        job.prompt_estimate_at_least(opts.pre_consumed_tokens),
         Some(completion),
         opts.pre_consumed_tokens,
         opts.quota_per_unit,
     );
     let mut reservation = admission::reserve(r, snap, &caller, pre, trace).await?;
     let result = {
+        let prompt_estimate = || job.prompt_estimate();
         let mut budget = StreamBudget::new(
             &mut reservation,
             price,
             opts.quota_per_unit,
-            job.prompt_estimate(),
+            &prompt_estimate,
         );
         attempts(r, session, snap, &caller, &job, trace, &mut budget).await
     };
@@ -232,7 +235,7 @@ async fn attempts(
         };
         let Some(channel) = channel else { break };
         tried.insert(channel.id);
-        if routing::input_too_long(&channel, job.prompt_estimate()) {
+        if routing::input_too_long(&channel, || job.prompt_estimate()) {
             too_long += 1;
             continue;
         }
@@ -536,7 +539,7 @@ async fn attempt(
         let relay = StreamRelay::new(
             &parsed.model,
             parsed.client_include_usage,
-            parsed.prompt_estimate,
+            parsed.prompt_estimate(),
         );
         // Boxed: a stream's relay state would otherwise set the size of every request's
         // future (one allocation per stream, against a copy of it per request).

@@ -82,9 +82,10 @@ fn with_prefix(prefix: &str, model: String) -> String {
     }
 }
 
-/// Whether a request of `prompt_tokens` (estimated) is too long for the channel.
-pub fn input_too_long(channel: &ChannelEntry, prompt_tokens: i64) -> bool {
-    channel.max_input_tokens > 0 && prompt_tokens > channel.max_input_tokens
+/// Whether a request of `prompt_tokens` (estimated; asked only when the channel has a limit)
+/// is too long for the channel.
+pub fn input_too_long(channel: &ChannelEntry, prompt_tokens: impl FnOnce() -> i64) -> bool {
+    channel.max_input_tokens > 0 && prompt_tokens() > channel.max_input_tokens
 }
 
 fn map_chain(mapping: &HashMap<String, String>, model: &str) -> Option<String> {

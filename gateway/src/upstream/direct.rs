@@ -8,11 +8,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
-use http::{HeaderValue, Method, Request, Response, Uri};
+use http::{HeaderValue, Method, Request, Response};
 use pingora::connectors::ConnectorOptions;
 use pingora::connectors::http::v1::Connector;
-use pingora::http::RequestHeader;
-use pingora::protocols::http::v1::client::{HttpSession, http_req_header_to_wire};
+use pingora::protocols::http::v1::client::HttpSession;
 use pingora::upstreams::peer::HttpPeer;
 
 use tokio::io::AsyncWriteExt;
@@ -167,7 +166,8 @@ impl Direct {
 
 /// The request as written on the wire: the request line with the origin-form path, the
 /// headers with the `Host` of the URL and the body's exact length, and the body too when it is
-/// small (so that head and body leave in one write, and the server wakes once).
+/// small (so that head and body leave in one write, and the server wakes once). Written
+/// straight from the request's parts; names in the canonical form `Content-Type`.
 fn request_wire(
     parts: http::request::Parts,
     target: &Target,
@@ -175,37 +175,82 @@ fn request_wire(
 ) -> Result<BytesMut, UpstreamError> {
     let bad = |what: &str| UpstreamError::Build(format!("upstream request: invalid {what}"));
     let has_body = parts.method != Method::GET || !body.is_empty();
-    let host = match (target.host.contains(':'), parts.uri.port_u16()) {
-        (true, Some(port)) => format!("[{}]:{port}", target.host),
-        (true, None) => format!("[{}]", target.host),
-        (false, Some(port)) => format!("{}:{port}", target.host),
-        (false, None) => target.host.clone(),
-    };
-    let path = parts
-        .uri
-        .path_and_query()
-        .map_or("/", |p| p.as_str())
-        .parse::<Uri>()
-        .map_err(|_| bad("path"))?;
-    let mut head = RequestHeader::from(parts);
-    head.set_uri(path);
-    head.insert_header(
-        http::header::HOST,
-        HeaderValue::from_str(&host).map_err(|_| bad("host"))?,
-    )
-    .map_err(|_| bad("host"))?;
-    if has_body {
-        head.insert_header(http::header::CONTENT_LENGTH, body.len())
-            .map_err(|_| bad("length"))?;
+    let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    if path
+        .bytes()
+        .any(|b| matches!(b, 0x00 | b'\n' | b'\r' | b' '))
+    {
+        return Err(bad("path"));
     }
-    let mut wire = http_req_header_to_wire(&head).ok_or_else(|| bad("request line"))?;
-    if body.len() <= ONE_WRITE_BODY {
-        wire.reserve(usize::try_from(body.len()).unwrap_or(0));
+    let headers: usize = parts
+        .headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    let small = body.len() <= ONE_WRITE_BODY;
+    let body_bytes = if small {
+        usize::try_from(body.len()).unwrap_or(0)
+    } else {
+        0
+    };
+    let mut wire =
+        BytesMut::with_capacity(64 + path.len() + target.host.len() + headers + body_bytes);
+    wire.extend_from_slice(parts.method.as_str().as_bytes());
+    wire.extend_from_slice(b" ");
+    wire.extend_from_slice(path.as_bytes());
+    wire.extend_from_slice(b" HTTP/1.1\r\nHost: ");
+    let host_at = wire.len();
+    let bracketed = target.host.contains(':');
+    if bracketed {
+        wire.extend_from_slice(b"[");
+    }
+    wire.extend_from_slice(target.host.as_bytes());
+    if bracketed {
+        wire.extend_from_slice(b"]");
+    }
+    if let Some(port) = parts.uri.port_u16() {
+        wire.extend_from_slice(b":");
+        wire.extend_from_slice(itoa::Buffer::new().format(port).as_bytes());
+    }
+    if HeaderValue::from_bytes(&wire[host_at..]).is_err() {
+        return Err(bad("host"));
+    }
+    wire.extend_from_slice(b"\r\n");
+    for (name, value) in &parts.headers {
+        if name == http::header::HOST || name == http::header::CONTENT_LENGTH {
+            continue;
+        }
+        canonical_name(name.as_str(), &mut wire);
+        wire.extend_from_slice(b": ");
+        wire.extend_from_slice(value.as_bytes());
+        wire.extend_from_slice(b"\r\n");
+    }
+    if has_body {
+        wire.extend_from_slice(b"Content-Length: ");
+        wire.extend_from_slice(itoa::Buffer::new().format(body.len()).as_bytes());
+        wire.extend_from_slice(b"\r\n");
+    }
+    wire.extend_from_slice(b"\r\n");
+    if small {
         for piece in body.pieces() {
             wire.extend_from_slice(piece);
         }
     }
     Ok(wire)
+}
+
+/// `name` (lower case, as `http` keeps names) with the first letter and each letter after a
+/// `-` in upper case, as most HTTP/1.1 clients write names (`x-api-key` → `X-Api-Key`).
+fn canonical_name(name: &str, wire: &mut BytesMut) {
+    let at = wire.len();
+    wire.extend_from_slice(name.as_bytes());
+    let mut upper = true;
+    for b in &mut wire[at..] {
+        if upper {
+            b.make_ascii_uppercase();
+        }
+        upper = *b == b'-';
+    }
 }
 
 /// Sends the request on `session`'s connection and reads the answer's head (past any
@@ -388,6 +433,45 @@ mod tests {
         let text = String::from_utf8_lossy(&received).to_ascii_lowercase();
         assert!(text.contains("content-length: 100005\r\n"), "{text:.200}");
         assert!(received.ends_with(&big));
+    }
+
+    #[test]
+    fn the_wire_form_has_the_request_line_host_canonical_names_and_the_exact_length() {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri("http://[::1]:8080/v1/messages?beta=true")
+            .header("x-api-key", "k")
+            .header("anthropic-version", "2023-06-01")
+            .header("content-length", "999")
+            .header("host", "elsewhere")
+            .body(Chunks::new([Bytes::from_static(b"{}")]))
+            .unwrap();
+        let target = Target::of(&request).unwrap();
+        let (parts, body) = request.into_parts();
+        let wire = request_wire(parts, &target, &body).unwrap();
+        assert_eq!(
+            String::from_utf8(wire.to_vec()).unwrap(),
+            concat!(
+                "POST /v1/messages?beta=true HTTP/1.1\r\n",
+                "Host: [::1]:8080\r\n",
+                "X-Api-Key: k\r\n",
+                "Anthropic-Version: 2023-06-01\r\n",
+                "Content-Length: 2\r\n",
+                "\r\n",
+                "{}"
+            )
+        );
+        let get = Request::builder()
+            .uri("http://example.com/v1/models")
+            .body(Chunks::new([]))
+            .unwrap();
+        let target = Target::of(&get).unwrap();
+        let (parts, body) = get.into_parts();
+        let wire = request_wire(parts, &target, &body).unwrap();
+        assert_eq!(
+            &wire[..],
+            b"GET /v1/models HTTP/1.1\r\nHost: example.com\r\n\r\n"
+        );
     }
 
     #[tokio::test]

@@ -81,21 +81,29 @@ fn string(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     let mut start = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        if let Some(chunk) = bytes.get(i..i + 8)
-            && let Ok(word) = <[u8; 8]>::try_from(chunk)
-            && !needs_escape(u64::from_le_bytes(word))
-        {
+    while let Some(chunk) = bytes.get(i..i + 8)
+        && let Ok(word) = <[u8; 8]>::try_from(chunk)
+    {
+        let mask = escape_mask(u64::from_le_bytes(word));
+        if mask == 0 {
             i += 8;
             continue;
         }
-        let b = bytes[i];
-        if let Some(escape) = escape_of(b) {
-            out.extend_from_slice(&bytes[start..i]);
+        // The lowest flagged byte is one to escape (see `escape_mask`): jump to it.
+        let at = i + (mask.trailing_zeros() / 8) as usize;
+        if let Some(escape) = escape_of(bytes[at]) {
+            out.extend_from_slice(&bytes[start..at]);
             escape.write(out);
-            start = i + 1;
+            start = at + 1;
         }
-        i += 1;
+        i = at + 1;
+    }
+    for (at, &b) in bytes.iter().enumerate().skip(i) {
+        if let Some(escape) = escape_of(b) {
+            out.extend_from_slice(&bytes[start..at]);
+            escape.write(out);
+            start = at + 1;
+        }
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
@@ -104,13 +112,13 @@ fn string(s: &str, out: &mut Vec<u8>) {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// Whether any byte of `word` is a control character, `"` or `\` (may not say which).
-fn needs_escape(word: u64) -> bool {
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
-    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
-    below_space
-        || has_zero(word ^ (ONES * u64::from(b'"')))
-        || has_zero(word ^ (ONES * u64::from(b'\\')))
+/// The high bit of each byte of `word` (little-endian) that may be a control character, `"`
+/// or `\`: zero when none is; otherwise the lowest flagged byte is always one of them (a
+/// borrow only runs upwards, so only bytes above a real one can be flagged wrongly).
+fn escape_mask(word: u64) -> u64 {
+    let zeros = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+    below_space | zeros(word ^ (ONES * u64::from(b'"'))) | zeros(word ^ (ONES * u64::from(b'\\')))
 }
 
 enum Escape {
@@ -241,18 +249,29 @@ mod tests {
     }
 
     #[test]
-    fn the_word_check_finds_every_byte_to_escape() {
-        for b in 0u8..=255 {
-            let needs = escape_of(b).is_some();
-            for at in 0..8 {
-                let mut word = [b'a'; 8];
-                word[at] = b;
-                if needs {
-                    assert!(needs_escape(u64::from_le_bytes(word)), "{b:#x} at {at}");
+    fn the_word_mask_finds_every_byte_to_escape_and_its_lowest_flag_is_one() {
+        // Every pair of bytes in every pair of positions of a word.
+        let interesting: Vec<u8> = (0u8..0x22)
+            .chain([b'\\', b'/', b'a', 0x7f, 0x80, 0xff])
+            .collect();
+        for &x in &interesting {
+            for &y in &interesting {
+                for i in 0..8 {
+                    for j in 0..8 {
+                        let mut word = [b'a'; 8];
+                        word[i] = x;
+                        word[j] = y;
+                        let mask = escape_mask(u64::from_le_bytes(word));
+                        let first = word.iter().position(|&b| escape_of(b).is_some());
+                        match first {
+                            None => assert_eq!(mask, 0, "{word:?}"),
+                            Some(at) => {
+                                assert_eq!(mask.trailing_zeros() / 8, at as u32, "{word:?}")
+                            }
+                        }
+                    }
                 }
             }
         }
-        assert!(!needs_escape(u64::from_le_bytes(*b"abcdefgh")));
-        assert!(!needs_escape(u64::from_le_bytes(*b"\x7f\x80\xff !~/ ")));
     }
 }

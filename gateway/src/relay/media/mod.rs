@@ -301,7 +301,7 @@ async fn attempts(
             other_protocol += 1;
             continue;
         }
-        if routing::input_too_long(&channel, job.prompt_estimate) {
+        if routing::input_too_long(&channel, || job.prompt_estimate) {
             too_long += 1;
             continue;
         }
