@@ -102,6 +102,19 @@ impl PromptCount {
         PromptCount { overhead, text }
     }
 
+    /// [`PromptCount::new`] of a text given whole.
+    pub fn of_text(text: String, model: &str, overhead: i64) -> PromptCount {
+        let text = if text.len() <= LAZY_MAX_BYTES {
+            PromptText::Kept {
+                text,
+                counted: OnceLock::new(),
+            }
+        } else {
+            PromptText::Counted(estimate(model, &text))
+        };
+        PromptCount { overhead, text }
+    }
+
     /// The estimate, counted now if it was not yet; `model` is the one given to `new`.
     pub fn get(&self, model: &str) -> i64 {
         let tokens = match &self.text {
@@ -246,6 +259,10 @@ mod tests {
                 e.push(text);
                 let count = PromptCount::new(e, model, 7);
                 let exact = estimate(model, text) + 7;
+                assert_eq!(
+                    PromptCount::of_text(text.clone(), model, 7).get(model),
+                    exact
+                );
                 let bound = count.at_most();
                 assert!(bound >= exact, "{model}: {bound} < {exact}");
                 assert_eq!(count.get_at_least(model, bound), bound);

@@ -42,7 +42,8 @@ pub struct DialectJob {
     pub ir: ir::Request,
     /// The client's body, for same-dialect passthrough.
     pub raw: Bytes,
-    pub prompt_estimate: i64,
+    /// Local estimate of the prompt's tokens ([`Job::prompt_estimate`]).
+    pub prompt: tokens::PromptCount,
     pub anthropic: AnthropicHeaders,
 }
 
@@ -134,17 +135,18 @@ impl Job {
     pub fn prompt_estimate(&self) -> i64 {
         match self {
             Job::OpenAi(p) => p.prompt_estimate(),
-            Job::Dialect(d) => d.prompt_estimate,
+            Job::Dialect(d) => d.prompt.get(&d.ir.model),
             Job::GeminiEmbed(e) => e.prompt_estimate,
         }
     }
 
-    /// `max(prompt_estimate, floor)`; an OpenAI prompt too short to exceed `floor` is not
+    /// `max(prompt_estimate, floor)`; a chat prompt too short to exceed `floor` is not
     /// counted.
     pub fn prompt_estimate_at_least(&self, floor: i64) -> i64 {
         match self {
             Job::OpenAi(p) => p.prompt_estimate_at_least(floor),
-            _ => self.prompt_estimate().max(floor),
+            Job::Dialect(d) => d.prompt.get_at_least(&d.ir.model, floor),
+            Job::GeminiEmbed(e) => e.prompt_estimate.max(floor),
         }
     }
 
@@ -174,20 +176,24 @@ fn single_model(body: &Bytes) -> Result<&Bytes, ParseError> {
 }
 
 fn dialect_job(dialect: Dialect, ir: ir::Request, raw: Bytes, headers: &HeaderMap) -> Job {
-    let prompt_estimate = prompt_estimate(&ir);
+    let prompt = tokens::PromptCount::of_text(ir.prompt_text(), &ir.model, framing(&ir));
     Job::Dialect(Box::new(DialectJob {
         dialect,
         ir,
         raw,
-        prompt_estimate,
+        prompt,
         anthropic: AnthropicHeaders::of(headers),
     }))
 }
 
 /// Local estimate of a request's prompt tokens (a few per message for the framing).
 pub fn prompt_estimate(ir: &ir::Request) -> i64 {
-    let framing = 3 * (ir.messages.len() as i64 + 1) + 8 * ir.tools.len() as i64;
-    tokens::estimate(&ir.model, &ir.prompt_text()) + framing
+    tokens::estimate(&ir.model, &ir.prompt_text()) + framing(ir)
+}
+
+/// The tokens counted for a request's framing: a few per message and per tool.
+fn framing(ir: &ir::Request) -> i64 {
+    3 * (ir.messages.len() as i64 + 1) + 8 * ir.tools.len() as i64
 }
 
 fn embed_text(openai: &Value) -> String {
