@@ -126,6 +126,16 @@ impl ParsedRequest {
         self.prompt.get(&self.model)
     }
 
+    /// An upper bound of [`ParsedRequest::prompt_estimate`] known without counting.
+    pub fn prompt_at_most(&self) -> i64 {
+        self.prompt.at_most()
+    }
+
+    /// The prompt's count, to be counted (once) by whoever needs it.
+    pub fn prompt_count(&self) -> tokens::PromptCount {
+        self.prompt.clone()
+    }
+
     /// `max(prompt_estimate, floor)`, without counting a prompt too short to exceed `floor`.
     pub fn prompt_estimate_at_least(&self, floor: i64) -> i64 {
         self.prompt.get_at_least(&self.model, floor)

@@ -82,7 +82,7 @@ pub struct StreamRelay {
     framer: SseFramer,
     client_include_usage: bool,
     model: String,
-    prompt_estimate: i64,
+    prompt: tokens::PromptCount,
     usage: Option<Usage>,
     /// Generated text, counted only if the upstream sends no usage.
     text: String,
@@ -93,11 +93,20 @@ pub struct StreamRelay {
 impl StreamRelay {
     /// `client_include_usage`: whether the client asked for the usage chunk.
     pub fn new(model: &str, client_include_usage: bool, prompt_estimate: i64) -> Self {
+        Self::counting(
+            model,
+            client_include_usage,
+            tokens::PromptCount::known(prompt_estimate),
+        )
+    }
+
+    /// [`StreamRelay::new`] with a prompt counted only if the upstream sends no usage.
+    pub fn counting(model: &str, client_include_usage: bool, prompt: tokens::PromptCount) -> Self {
         StreamRelay {
             framer: SseFramer::default(),
             client_include_usage,
             model: model.to_owned(),
-            prompt_estimate,
+            prompt,
             usage: None,
             text: String::new(),
             events: 0,
@@ -206,7 +215,7 @@ impl StreamRelay {
             Some(u) => (u, false),
             None => (
                 Usage {
-                    prompt_tokens: self.prompt_estimate,
+                    prompt_tokens: self.prompt.get(&self.model),
                     completion_tokens: tokens::estimate(&self.model, &self.text),
                     cached_tokens: 0,
                     cache_creation_tokens: 0,

@@ -73,13 +73,13 @@ impl Estimator {
 /// kept and counted at the first [`PromptCount::get`], since a short prompt's count is often
 /// never needed (the reservation's floor covers it, and upstreams report usage); a longer one
 /// is counted at once, so that its text need not be kept.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct PromptCount {
     overhead: i64,
     text: PromptText,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum PromptText {
     Counted(i64),
     Kept {
@@ -100,6 +100,14 @@ impl PromptCount {
             PromptText::Counted(text.finish(model))
         };
         PromptCount { overhead, text }
+    }
+
+    /// A count already known.
+    pub fn known(tokens: i64) -> PromptCount {
+        PromptCount {
+            overhead: 0,
+            text: PromptText::Counted(tokens),
+        }
     }
 
     /// [`PromptCount::new`] of a text given whole.

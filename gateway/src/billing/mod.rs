@@ -13,7 +13,7 @@ mod test_support;
 pub use carry::Carry;
 pub use concurrency::{Concurrency, Slot};
 pub use ledger::{Refused, Reservation, reserve, reserve_carried};
-pub use stream_budget::StreamBudget;
+pub use stream_budget::{PromptTokens, StreamBudget};
 
 use crate::config::Pricing;
 use crate::error::BillingError;

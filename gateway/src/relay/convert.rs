@@ -421,7 +421,7 @@ pub async fn attempt(
     };
     if stream && streamed {
         let transcoder = if out.passthrough {
-            Transcoder::passthrough(dialect, job.model(), job.prompt_estimate())
+            Transcoder::passthrough_counting(dialect, job.model(), job.prompt_count())
         } else {
             let include_usage = match job {
                 Job::OpenAi(p) => p.client_include_usage,
@@ -433,7 +433,7 @@ pub async fn attempt(
                 created: trace.created_at,
                 include_usage,
             };
-            Transcoder::converting(protocol, client, job.prompt_estimate())
+            Transcoder::converting_counting(protocol, client, job.prompt_count())
         };
         return match framing {
             Framing::Sse => {

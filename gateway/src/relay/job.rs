@@ -140,6 +140,24 @@ impl Job {
         }
     }
 
+    /// The prompt's count, to be counted (once) by whoever needs it.
+    pub fn prompt_count(&self) -> tokens::PromptCount {
+        match self {
+            Job::OpenAi(p) => p.prompt_count(),
+            Job::Dialect(d) => d.prompt.clone(),
+            Job::GeminiEmbed(e) => tokens::PromptCount::known(e.prompt_estimate),
+        }
+    }
+
+    /// An upper bound of [`Job::prompt_estimate`] known without counting.
+    pub fn prompt_at_most(&self) -> i64 {
+        match self {
+            Job::OpenAi(p) => p.prompt_at_most(),
+            Job::Dialect(d) => d.prompt.at_most(),
+            Job::GeminiEmbed(e) => e.prompt_estimate,
+        }
+    }
+
     /// `max(prompt_estimate, floor)`; a chat prompt too short to exceed `floor` is not
     /// counted.
     pub fn prompt_estimate_at_least(&self, floor: i64) -> i64 {
@@ -226,4 +244,14 @@ pub fn with_model(raw: &Bytes, current: &str, model: &str) -> Result<Bytes, Pars
         return Ok(raw.clone());
     }
     raw_json::set_string_member(raw, "model", model)
+}
+
+impl crate::billing::PromptTokens for Job {
+    fn at_most(&self) -> i64 {
+        self.prompt_at_most()
+    }
+
+    fn estimate(&self) -> i64 {
+        self.prompt_estimate()
+    }
 }

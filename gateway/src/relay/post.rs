@@ -168,13 +168,7 @@ pub async fn relay(
     );
     let mut reservation = admission::reserve(r, snap, &caller, pre, trace).await?;
     let result = {
-        let prompt_estimate = || job.prompt_estimate();
-        let mut budget = StreamBudget::new(
-            &mut reservation,
-            price,
-            opts.quota_per_unit,
-            &prompt_estimate,
-        );
+        let mut budget = StreamBudget::new(&mut reservation, price, opts.quota_per_unit, &job);
         attempts(r, session, snap, &caller, &job, trace, &mut budget).await
     };
     match result {
@@ -536,10 +530,10 @@ async fn attempt(
     )?;
     let mut answer = send(r, session, opts, request, trace).await?;
     if parsed.stream && answer.is_sse {
-        let relay = StreamRelay::new(
+        let relay = StreamRelay::counting(
             &parsed.model,
             parsed.client_include_usage,
-            parsed.prompt_estimate(),
+            parsed.prompt_count(),
         );
         // Boxed: a stream's relay state would otherwise set the size of every request's
         // future (one allocation per stream, against a copy of it per request).

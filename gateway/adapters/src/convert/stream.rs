@@ -108,7 +108,7 @@ pub struct Transcoder {
     /// Generated text, counted only if the upstream sends no usage.
     text: String,
     model: String,
-    prompt_estimate: i64,
+    prompt: tokens::PromptCount,
     events: usize,
     /// An upstream error ended the stream (converted streams only).
     failed: bool,
@@ -121,7 +121,7 @@ impl Transcoder {
         encoder: Option<Encoder>,
         dialect: Dialect,
         model: &str,
-        prompt_estimate: i64,
+        prompt: tokens::PromptCount,
     ) -> Self {
         Transcoder {
             framer: SseFramer::default(),
@@ -132,7 +132,7 @@ impl Transcoder {
             usage: None,
             text: String::new(),
             model: model.to_owned(),
-            prompt_estimate,
+            prompt,
             events: 0,
             failed: false,
             finished: false,
@@ -142,15 +142,37 @@ impl Transcoder {
     /// A same-dialect stream (Claude to Anthropic, Gemini to Gemini, Responses to OpenAI):
     /// forwarded untouched, read for usage.
     pub fn passthrough(dialect: Dialect, model: &str, prompt_estimate: i64) -> Self {
+        Self::passthrough_counting(dialect, model, tokens::PromptCount::known(prompt_estimate))
+    }
+
+    /// [`Transcoder::passthrough`] with a prompt counted only if the upstream sends no usage.
+    pub fn passthrough_counting(
+        dialect: Dialect,
+        model: &str,
+        prompt: tokens::PromptCount,
+    ) -> Self {
         let decoder = match dialect {
             Dialect::Responses => Decoder::Responses(ResponsesTap),
             d => Decoder::for_protocol(d.native_protocol()),
         };
-        Transcoder::new(decoder, None, dialect, model, prompt_estimate)
+        Transcoder::new(decoder, None, dialect, model, prompt)
     }
 
     /// A stream of a channel speaking `protocol`, converted for the client.
     pub fn converting(protocol: Protocol, client: ClientStream<'_>, prompt_estimate: i64) -> Self {
+        Self::converting_counting(
+            protocol,
+            client,
+            tokens::PromptCount::known(prompt_estimate),
+        )
+    }
+
+    /// [`Transcoder::converting`] with a prompt counted only if the upstream sends no usage.
+    pub fn converting_counting(
+        protocol: Protocol,
+        client: ClientStream<'_>,
+        prompt: tokens::PromptCount,
+    ) -> Self {
         let encoder = match client.dialect {
             Dialect::OpenAi => Encoder::OpenAi(openai_chat::StreamEncoder::new(
                 client.include_usage,
@@ -167,7 +189,7 @@ impl Transcoder {
             Some(encoder),
             client.dialect,
             client.model,
-            prompt_estimate,
+            prompt,
         )
     }
 
@@ -273,7 +295,7 @@ impl Transcoder {
             Some(u) => (u.into(), false),
             None => (
                 openai::Usage {
-                    prompt_tokens: self.prompt_estimate,
+                    prompt_tokens: self.prompt.get(&self.model),
                     completion_tokens: tokens::estimate(&self.model, &self.text),
                     cached_tokens: 0,
                     cache_creation_tokens: 0,
