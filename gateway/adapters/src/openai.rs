@@ -131,7 +131,7 @@ impl ParsedRequest {
         self.prompt.at_most()
     }
 
-    /// The prompt's count, to be counted (once) by whoever needs it.
+    /// The prompt's count, shared: whoever needs it first counts it, once.
     pub fn prompt_count(&self) -> tokens::PromptCount {
         self.prompt.clone()
     }

@@ -2,7 +2,7 @@
 //! tiktoken (cl100k/o200k) for OpenAI models, a fast estimate otherwise and for very large
 //! texts (about four characters of a word per token, one per CJK character or symbol).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use tiktoken_rs::tokenizer::{Tokenizer, get_tokenizer};
 
@@ -72,7 +72,8 @@ impl Estimator {
 /// A prompt's estimate: the count of its text plus the tokens of its framing. A short text is
 /// kept and counted at the first [`PromptCount::get`], since a short prompt's count is often
 /// never needed (the reservation's floor covers it, and upstreams report usage); a longer one
-/// is counted at once, so that its text need not be kept.
+/// is counted at once, so that its text need not be kept. Clones share the kept text and its
+/// count: whichever asks first counts, once.
 #[derive(Debug, Clone)]
 pub struct PromptCount {
     overhead: i64,
@@ -82,24 +83,25 @@ pub struct PromptCount {
 #[derive(Debug, Clone)]
 enum PromptText {
     Counted(i64),
-    Kept {
-        text: String,
-        counted: OnceLock<i64>,
-    },
+    Kept(Arc<KeptText>),
+}
+
+#[derive(Debug)]
+struct KeptText {
+    text: String,
+    counted: OnceLock<i64>,
 }
 
 impl PromptCount {
     /// The estimate of `text` as `model` counts it, plus `overhead`.
     pub fn new(text: Estimator, model: &str, overhead: i64) -> PromptCount {
-        let text = if text.len <= LAZY_MAX_BYTES {
-            PromptText::Kept {
-                text: text.kept,
-                counted: OnceLock::new(),
-            }
-        } else {
-            PromptText::Counted(text.finish(model))
-        };
-        PromptCount { overhead, text }
+        if text.len <= LAZY_MAX_BYTES {
+            return PromptCount::of_text(text.kept, model, overhead);
+        }
+        PromptCount {
+            overhead,
+            text: PromptText::Counted(text.finish(model)),
+        }
     }
 
     /// A count already known.
@@ -113,10 +115,10 @@ impl PromptCount {
     /// [`PromptCount::new`] of a text given whole.
     pub fn of_text(text: String, model: &str, overhead: i64) -> PromptCount {
         let text = if text.len() <= LAZY_MAX_BYTES {
-            PromptText::Kept {
+            PromptText::Kept(Arc::new(KeptText {
                 text,
                 counted: OnceLock::new(),
-            }
+            }))
         } else {
             PromptText::Counted(estimate(model, &text))
         };
@@ -127,7 +129,7 @@ impl PromptCount {
     pub fn get(&self, model: &str) -> i64 {
         let tokens = match &self.text {
             PromptText::Counted(n) => *n,
-            PromptText::Kept { text, counted } => *counted.get_or_init(|| estimate(model, text)),
+            PromptText::Kept(k) => *k.counted.get_or_init(|| estimate(model, &k.text)),
         };
         tokens.saturating_add(self.overhead)
     }
@@ -138,10 +140,11 @@ impl PromptCount {
     pub fn at_most(&self) -> i64 {
         let tokens = match &self.text {
             PromptText::Counted(n) => *n,
-            PromptText::Kept { text, counted } => counted
+            PromptText::Kept(k) => k
+                .counted
                 .get()
                 .copied()
-                .unwrap_or_else(|| i64::try_from(text.len()).unwrap_or(i64::MAX)),
+                .unwrap_or_else(|| i64::try_from(k.text.len()).unwrap_or(i64::MAX)),
         };
         tokens.saturating_add(self.overhead)
     }
@@ -266,6 +269,7 @@ mod tests {
                 let mut e = Estimator::new();
                 e.push(text);
                 let count = PromptCount::new(e, model, 7);
+                let shared = count.clone();
                 let exact = estimate(model, text) + 7;
                 assert_eq!(
                     PromptCount::of_text(text.clone(), model, 7).get(model),
@@ -281,6 +285,7 @@ mod tests {
                     exact,
                     "once counted, the bound is the count"
                 );
+                assert_eq!(shared.at_most(), exact, "a clone shares the count");
             }
         }
     }

@@ -140,7 +140,7 @@ impl Job {
         }
     }
 
-    /// The prompt's count, to be counted (once) by whoever needs it.
+    /// The prompt's count, shared: whoever needs it first counts it, once.
     pub fn prompt_count(&self) -> tokens::PromptCount {
         match self {
             Job::OpenAi(p) => p.prompt_count(),
