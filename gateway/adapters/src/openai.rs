@@ -284,41 +284,102 @@ pub fn answer_usage(parsed: &ParsedRequest, answer: &Value) -> (Usage, bool) {
     (usage, true)
 }
 
-/// [`answer_usage`] read from the answer's bytes without building its value tree: only
-/// `usage` is parsed into values, and `choices` only when the usage is missing (to count
-/// locally); the rest is checked as JSON and skipped. Whatever the typed read does not
-/// accept (not an object, a repeated key) goes through the value tree, so the result is
-/// always [`answer_usage`]'s. Err: the answer is not JSON.
+/// [`answer_usage`] read from the answer's bytes without building its value tree: `usage`
+/// is read into typed counts and the rest is checked as JSON and skipped. Whatever the typed
+/// read does not settle (no usage or only zeros, so the answer is counted locally; not an
+/// object; a repeated key; a `usage` that is not an object) goes through the value tree, so
+/// the result is always [`answer_usage`]'s. Err: the answer is not JSON.
 pub fn answer_usage_of(
     parsed: &ParsedRequest,
     answer: &[u8],
 ) -> Result<(Usage, bool), serde_json::Error> {
-    #[derive(serde::Deserialize)]
-    struct Head<'a> {
-        #[serde(borrow, default)]
-        usage: Option<&'a serde_json::value::RawValue>,
-        #[serde(borrow, default)]
-        choices: Option<&'a serde_json::value::RawValue>,
-    }
     let object = answer.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-    let head = match object.then(|| serde_json::from_slice::<Head>(answer)) {
-        Some(Ok(head)) => head,
-        _ => return Ok(answer_usage(parsed, &serde_json::from_slice(answer)?)),
-    };
-    let mut top = Map::new();
-    if let Some(usage) = head.usage {
-        top.insert("usage".to_owned(), serde_json::from_str(usage.get())?);
-    }
-    let mut top = Value::Object(top);
-    if let Some(u) = usage_of(&top)
-        && (u.prompt_tokens > 0 || u.completion_tokens > 0)
+    if let Some(Ok(AnswerHead {
+        usage: Some(wire), ..
+    })) = object.then(|| serde_json::from_slice::<AnswerHead>(answer))
     {
-        return Ok((u, false));
+        let u = wire.0.usage();
+        if u.prompt_tokens > 0 || u.completion_tokens > 0 {
+            return Ok((u, false));
+        }
     }
-    if let (Some(choices), Value::Object(fields)) = (head.choices, &mut top) {
-        fields.insert("choices".to_owned(), serde_json::from_str(choices.get())?);
+    Ok(answer_usage(parsed, &serde_json::from_slice(answer)?))
+}
+
+/// The top of an answer as [`answer_usage_of`] reads it: everything but `usage` is skipped.
+#[derive(serde::Deserialize)]
+struct AnswerHead {
+    #[serde(default)]
+    usage: Option<Object<WireUsage>>,
+}
+
+/// A `usage` object's counts, each read as [`usage_of`] reads it (an integer that fits
+/// `i64`, else 0).
+#[derive(serde::Deserialize)]
+struct WireUsage {
+    #[serde(default)]
+    prompt_tokens: scan::Loose,
+    #[serde(default)]
+    completion_tokens: scan::Loose,
+    #[serde(default)]
+    prompt_tokens_details: Option<Object<WireDetails>>,
+    #[serde(default)]
+    prompt_cache_hit_tokens: scan::Loose,
+    #[serde(default)]
+    cached_tokens: scan::Loose,
+}
+
+#[derive(serde::Deserialize)]
+struct WireDetails {
+    #[serde(default)]
+    cached_tokens: scan::Loose,
+}
+
+impl WireUsage {
+    fn usage(&self) -> Usage {
+        let prompt = self.prompt_tokens.int();
+        let details = self
+            .prompt_tokens_details
+            .as_ref()
+            .map_or(0, |d| d.0.cached_tokens.int());
+        let cached = [
+            details,
+            self.prompt_cache_hit_tokens.int(),
+            self.cached_tokens.int(),
+        ]
+        .into_iter()
+        .find(|n| *n > 0)
+        .unwrap_or(0);
+        Usage {
+            prompt_tokens: prompt,
+            completion_tokens: self.completion_tokens.int(),
+            cached_tokens: cached.min(prompt.max(0)),
+            cache_creation_tokens: 0,
+        }
     }
-    Ok(answer_usage(parsed, &top))
+}
+
+/// A struct read from a JSON object only (a derived struct also takes an array, which the
+/// value tree would not read as one): anything else is an error, and the caller falls back.
+struct Object<T>(T);
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Object<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Object<T>, D::Error> {
+        struct Visit<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visit<T> {
+            type Value = Object<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Object<T>, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Object)
+            }
+        }
+        d.deserialize_map(Visit(std::marker::PhantomData))
+    }
 }
 
 #[cfg(test)]
@@ -564,6 +625,19 @@ mod tests {
             r#"{"usage":"many","choices":[{"delta":{"content":"z"}}]}"#,
             r#"{"usage":{"prompt_tokens":1},"usage":{"prompt_tokens":2,"completion_tokens":1}}"#,
             r#"{"usage":{"prompt_tokens":1.5,"completion_tokens":7}}"#,
+            r#"{"usage":{"prompt_tokens":"3","completion_tokens":[1,{"a":2}],"x":{"y":[]}}}"#,
+            r#"{"usage":{"prompt_tokens":18446744073709551615,"completion_tokens":-4}}"#,
+            r#"{"usage":{"prompt_tokens":-2,"completion_tokens":5,"cached_tokens":9}}"#,
+            r#"{"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_tokens_details":null,"prompt_cache_hit_tokens":0,"cached_tokens":3}}"#,
+            r#"{"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":-1,"audio_tokens":2},"cached_tokens":2}}"#,
+            r#"{"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_tokens_details":7,"cached_tokens":2}}"#,
+            r#"{"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":1,"cached_tokens":3}}}"#,
+            r#"{"usage":{"prompt_tokens":5,"prompt_tokens":6,"completion_tokens":1}}"#,
+            r#"{"usage":[3,4]}"#,
+            r#"{"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_tokens_details":[2]}}"#,
+            r#"{"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_tokens_details":[2],"cached_tokens":1}}"#,
+            r#"{"usage":{"prompt_tokens":4,"completion_tokens":2,"total_tokens":6,"completion_tokens_details":{"reasoning_tokens":1}},"id":"a\"b","choices":[]}"#,
+            r#"{"usage":{"prompt_tokens":0,"completion_tokens":0},"choices":[{"usage":{"prompt_tokens":2,"completion_tokens":2}}]}"#,
             r#"[{"usage":{"prompt_tokens":1,"completion_tokens":1}}]"#,
             r#""text""#,
             "{}",

@@ -228,7 +228,7 @@ impl Trace {
             o.input_content = Some(prompt);
             o.output_content = Some(self.chat_answer.as_deref().unwrap_or_default());
         }
-        serde_json::to_string(&o).unwrap_or_default()
+        o.to_json()
     }
 
     /// Emits the usage record and the request metrics.
@@ -328,6 +328,7 @@ impl Trace {
 
 /// A log row's `other`: what the console's log details show besides the columns. Fields
 /// are in alphabetical order, the order the control plane and the console have always seen.
+/// Written by [`Other::to_json`]; the derived serialisation is its reference in tests.
 #[derive(Serialize, Default)]
 struct Other<'a> {
     admin_info: AdminInfo<'a>,
@@ -389,6 +390,113 @@ struct Conversion {
 enum ModelPrice {
     ByRatio(i64),
     Fixed(f64),
+}
+
+impl Other<'_> {
+    /// The compact JSON object, byte for byte what `serde_json` writes for the struct, without
+    /// the serializer's work per key (it is made for every request).
+    fn to_json(&self) -> String {
+        use crate::usage::line::{integer, string};
+        let mut out = Vec::with_capacity(256);
+        out.extend_from_slice(b"{\"admin_info\":{");
+        if let Some(index) = self.admin_info.multi_key_index {
+            out.extend_from_slice(b"\"multi_key_index\":");
+            integer(index, &mut out);
+            out.push(b',');
+        }
+        out.extend_from_slice(b"\"use_channel\":[");
+        for (i, id) in self.admin_info.use_channel.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            integer(*id, &mut out);
+        }
+        out.extend_from_slice(b"]}");
+        let o = &mut out;
+        put(o, "cache_creation_ratio", self.cache_creation_ratio);
+        put(o, "cache_creation_tokens", self.cache_creation_tokens);
+        put(o, "cache_ratio", self.cache_ratio);
+        put(o, "cache_tokens", self.cache_tokens);
+        put(o, "client_disconnected", self.client_disconnected);
+        put(o, "completion_ratio", self.completion_ratio);
+        if let Some(c) = &self.conversion {
+            key(o, "conversion");
+            o.extend_from_slice(b"{\"client\":");
+            string(c.client, o);
+            o.extend_from_slice(b",\"provider\":");
+            string(c.provider, o);
+            o.push(b'}');
+        }
+        put(o, "error_code", self.error_code);
+        put(o, "frt", self.frt);
+        put(o, "group_ratio", self.group_ratio);
+        put(o, "input_content", self.input_content);
+        put(o, "is_model_mapped", self.is_model_mapped);
+        put(o, "local_count_tokens", self.local_count_tokens);
+        match self.model_price {
+            Some(ModelPrice::ByRatio(v)) => put(o, "model_price", Some(v)),
+            Some(ModelPrice::Fixed(v)) => put(o, "model_price", Some(v)),
+            None => {}
+        }
+        put(o, "model_ratio", self.model_ratio);
+        put(o, "output_content", self.output_content);
+        put(o, "playground", self.playground);
+        put(o, "request_path", Some(self.request_path));
+        put(o, "upstream_model_name", self.upstream_model_name);
+        out.push(b'}');
+        // Every piece above is UTF-8 (strings are copied whole or escaped in ASCII).
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
+/// `,"name":` (every key of [`Other`] but the first, which is written with its brace).
+fn key(out: &mut Vec<u8>, name: &str) {
+    out.extend_from_slice(b",\"");
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b"\":");
+}
+
+/// A present field of [`Other`], as `serde_json` writes it.
+fn put<T: JsonScalar>(out: &mut Vec<u8>, name: &str, value: Option<T>) {
+    if let Some(v) = value {
+        key(out, name);
+        v.write(out);
+    }
+}
+
+/// The scalars of [`Other`].
+trait JsonScalar {
+    fn write(self, out: &mut Vec<u8>);
+}
+
+impl JsonScalar for f64 {
+    fn write(self, out: &mut Vec<u8>) {
+        crate::usage::line::float(self, out);
+    }
+}
+
+impl JsonScalar for i64 {
+    fn write(self, out: &mut Vec<u8>) {
+        crate::usage::line::integer(self, out);
+    }
+}
+
+impl JsonScalar for u64 {
+    fn write(self, out: &mut Vec<u8>) {
+        crate::usage::line::integer(self, out);
+    }
+}
+
+impl JsonScalar for bool {
+    fn write(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if self { b"true" } else { b"false" });
+    }
+}
+
+impl JsonScalar for &str {
+    fn write(self, out: &mut Vec<u8>) {
+        crate::usage::line::string(self, out);
+    }
 }
 
 impl Default for Trace {
@@ -454,6 +562,80 @@ mod tests {
         ] {
             let ip: std::net::IpAddr = ip.parse().unwrap();
             assert_eq!(ip_text(ip), ip.to_string());
+        }
+    }
+
+    #[test]
+    fn other_written_by_hand_is_what_serde_writes() {
+        let strings = [
+            "",
+            "chat",
+            "say \"hi\"\n\t\\ é 汉字 \u{1}\u{1f}",
+            "a/b",
+            "\u{7f}x",
+        ];
+        let floats = [
+            0.0,
+            -0.0,
+            1.0,
+            4.0,
+            0.8,
+            1.25,
+            1e-7,
+            1e21,
+            123456.789,
+            f64::NAN,
+            f64::INFINITY,
+        ];
+        let ints = [0i64, 1, -1, 42, i64::MAX, i64::MIN];
+        let channels: [&[i64]; 3] = [&[], &[3], &[3, 7, -1]];
+        let pick = |n: usize, i: usize| (i.wrapping_mul(2_654_435_761) >> 7) % n;
+        for case in 0..4000usize {
+            let bit = |b: u32| (case.wrapping_mul(0x9e37_79b9) >> (b % 31)) & 1 == 1;
+            let f = |k: usize| Some(floats[pick(floats.len(), case + k)]).filter(|_| bit(k as u32));
+            let n =
+                |k: usize| Some(ints[pick(ints.len(), case * 3 + k)]).filter(|_| bit(k as u32 + 3));
+            let s = |k: usize| {
+                Some(strings[pick(strings.len(), case * 7 + k)]).filter(|_| bit(k as u32 + 5))
+            };
+            let b = |k: usize| Some(bit(k as u32 + 11)).filter(|_| bit(k as u32 + 13));
+            let o = Other {
+                admin_info: AdminInfo {
+                    multi_key_index: Some(u32::try_from(case % 5).unwrap()).filter(|_| bit(1)),
+                    use_channel: channels[case % 3],
+                },
+                cache_creation_ratio: f(1),
+                cache_creation_tokens: n(2),
+                cache_ratio: f(3),
+                cache_tokens: n(4),
+                client_disconnected: b(5),
+                completion_ratio: f(6),
+                conversion: bit(7).then_some(Conversion {
+                    client: "openai",
+                    provider: "anthropic",
+                }),
+                error_code: ["client_gone", "x\"y"].get(case % 4).copied(),
+                frt: n(8).map(|v| v.unsigned_abs()),
+                group_ratio: f(9),
+                input_content: s(10),
+                is_model_mapped: b(11),
+                local_count_tokens: b(12),
+                model_price: match case % 3 {
+                    0 => None,
+                    1 => Some(ModelPrice::ByRatio(-1)),
+                    _ => Some(ModelPrice::Fixed(floats[case % floats.len()])),
+                },
+                model_ratio: f(14),
+                output_content: s(15),
+                playground: b(16),
+                request_path: strings[case % strings.len()],
+                upstream_model_name: s(17),
+            };
+            assert_eq!(
+                o.to_json(),
+                serde_json::to_string(&o).unwrap(),
+                "case {case}"
+            );
         }
     }
 

@@ -1,6 +1,7 @@
 //! A usage record's JSON line, written by hand: byte for byte what `serde_json` writes for
 //! [`UsageRecord`] (the spool reads lines back with serde), without the serializer's work per
 //! field. Keys are written as ready-made text, and strings are escaped eight bytes at a time.
+//! The pieces (strings, integers, floats) serve the record's `other` object too.
 
 use super::UsageRecord;
 
@@ -61,8 +62,20 @@ pub fn write(r: &UsageRecord, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
-fn integer(n: impl itoa::Integer, out: &mut Vec<u8>) {
+/// An integer as `serde_json` writes it.
+pub(crate) fn integer(n: impl itoa::Integer, out: &mut Vec<u8>) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+/// A float as `serde_json` writes it (`null` when not finite).
+pub(crate) fn float(v: f64, out: &mut Vec<u8>) {
+    use serde_json::ser::Formatter;
+    if !v.is_finite() {
+        out.extend_from_slice(b"null");
+    } else if serde_json::ser::CompactFormatter.write_f64(out, v).is_err() {
+        // Writing into a Vec cannot fail; keep the text valid JSON should it ever.
+        out.extend_from_slice(b"null");
+    }
 }
 
 fn nested(value: &impl serde::Serialize, out: &mut Vec<u8>) {
@@ -75,7 +88,7 @@ fn nested(value: &impl serde::Serialize, out: &mut Vec<u8>) {
 
 /// A JSON string, escaped as `serde_json` escapes: `"`, `\`, and the control characters
 /// (`\b \f \n \r \t`, the rest as `\u00XX`); everything else, UTF-8 included, as it is.
-fn string(s: &str, out: &mut Vec<u8>) {
+pub(crate) fn string(s: &str, out: &mut Vec<u8>) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');

@@ -3,7 +3,7 @@
 //! on-disk spool, a JSON-lines file, in-memory for tests).
 
 pub mod drops;
-mod line;
+pub(crate) mod line;
 pub mod report;
 pub mod spool;
 mod writer;

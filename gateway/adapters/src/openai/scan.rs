@@ -162,11 +162,22 @@ impl<'de> Visitor<'de> for Body<'_, '_> {
 }
 
 /// A scalar read loosely: a bool, an integer that fits `i64`, or something else (skipped).
-#[derive(Debug, PartialEq, Eq)]
-enum Loose {
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) enum Loose {
     Bool(bool),
     Int(i64),
+    #[default]
     Other,
+}
+
+impl Loose {
+    /// The integer, or 0 (what `Value::as_i64(..).unwrap_or(0)` gives).
+    pub(crate) fn int(&self) -> i64 {
+        match self {
+            Loose::Int(n) => *n,
+            _ => 0,
+        }
+    }
 }
 
 impl<'de> de::Deserialize<'de> for Loose {
