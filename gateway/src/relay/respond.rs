@@ -1,6 +1,7 @@
 //! Writing answers to the client through pingora's session (headers, JSON, SSE framing).
 
 use bytes::Bytes;
+use http::HeaderValue;
 use pingora::http::ResponseHeader;
 use pingora::proxy::Session;
 
@@ -57,7 +58,7 @@ pub async fn send_full(
 ) -> pingora::Result<()> {
     let mut h = ResponseHeader::build(status, Some(7))?;
     h.insert_header(http::header::CONTENT_TYPE, content_type)?;
-    h.insert_header(http::header::CONTENT_LENGTH, body.len().to_string())?;
+    h.insert_header(http::header::CONTENT_LENGTH, HeaderValue::from(body.len()))?;
     h.insert_header(REQUEST_ID_HEADER, trace.request_id.as_str())?;
     cors(&mut h, trace)?;
     session.write_response_header(Box::new(h), false).await?;

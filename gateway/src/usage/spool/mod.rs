@@ -28,6 +28,8 @@ use super::drops::{DropReason, Drops};
 const ACTIVE: &str = "usage-spool.jsonl";
 /// An earlier file, renamed aside, read before the active one and deleted once acknowledged.
 const SEALED: &str = "usage-spool.replaying";
+/// A usage record's typical line length, to size the append buffer.
+const LINE_BYTES: usize = 640;
 /// Default bound on the spool's files.
 pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 /// The active file is renamed aside once this much of it is acknowledged (or a quarter of
@@ -199,7 +201,8 @@ impl Spool {
     /// past the size bound, or in a write that failed, are dropped and counted. Durable
     /// records are kept in memory for the reader, as far as [`Recent`] has room.
     pub fn append(&self, records: Vec<UsageRecord>) -> usize {
-        let mut buf = Vec::new();
+        // Room for a typical line each (about half a kilobyte), so the buffer rarely grows.
+        let mut buf = Vec::with_capacity(records.len() * LINE_BYTES);
         let mut lines = Vec::with_capacity(records.len());
         for r in records {
             super::line::write(&r, &mut buf);

@@ -76,7 +76,9 @@ impl Recent {
         if first.segment != segment || first.start != from {
             return None;
         }
-        let (mut records, mut end, mut bytes) = (Vec::new(), from, 0u64);
+        // Sized up front: records are large, and growing the vector one by one moves them.
+        let capacity = self.lines.len().min(max_records.max(1));
+        let (mut records, mut end, mut bytes) = (Vec::with_capacity(capacity), from, 0u64);
         while records.len() < max_records.max(1) && (records.is_empty() || bytes < max_bytes) {
             let Some(line) = self.lines.front() else {
                 break;
