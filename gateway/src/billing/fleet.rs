@@ -4,7 +4,8 @@
 //! lease covers it makes no Redis call; one that does not makes one (the grant), before any
 //! upstream call and with no lock held across it. A background sync gives back spare leases,
 //! confirms the rest (a gateway that stops confirming is taken as gone) and notices when Redis
-//! lost its state (its epoch changed), then claims again everything it holds.
+//! lost its state (its epoch changed), then claims again everything it holds, with the newest
+//! figures it knows (a lease down to zero is kept a while for its figure: see `leases`).
 //!
 //! The control plane stays the source of truth: Redis holds only its figures (newest config
 //! version wins) and the claims, so a flush loses no money and mints none: after one, grants
@@ -45,7 +46,8 @@ const SYNC_CHUNK: usize = 500;
 pub const GRACE: Duration = Duration::from_millis(1000);
 
 /// Shared by both scripts: Redis's clock, the epoch (set with its birth time by the first
-/// caller after a flush), a subject's figure (updated when the caller's config version is
+/// caller after a flush, to the fresh random id that call brought, so that no two epochs share
+/// an id), a subject's figure (updated when the caller's config version is
 /// newer), and whether a claim write is this gateway's newest (its sequence number is not
 /// below the last one written). Numbers that reach Redis are written from the arguments' text
 /// or as integers, never in Lua's shortened float form.
@@ -197,8 +199,6 @@ pub struct Fleet {
     sync: Script,
     /// The epoch this gateway's claims were made under.
     epoch: Mutex<Option<i64>>,
-    /// The epoch this gateway proposes when Redis has none.
-    candidate: i64,
     /// Redis lost its state: every claim is made again at the next sync.
     reassert: AtomicBool,
     metrics: FleetMetrics,
@@ -220,6 +220,14 @@ fn key(subject: Subject) -> String {
 
 fn epoch_key() -> String {
     format!("{PREFIX}era")
+}
+
+/// The id a call proposes for the epoch when Redis has none: fresh for every call, in
+/// `1..2^53` (exact in Lua's numbers). A fixed id per gateway would let the gateway that made
+/// the lost epoch make the next one under the same id, and then no gateway would notice the
+/// loss and claim again what it holds.
+fn epoch_candidate() -> i64 {
+    i64::try_from(rand::random::<u64>() >> 11).unwrap_or(0) | 1
 }
 
 /// Grant calls a request makes at most before it is refused. One is the rule: a want asks for
@@ -245,7 +253,6 @@ impl Fleet {
             grant: Script::new(&format!("{PRELUDE}{GRANT}")),
             sync: Script::new(&format!("{PRELUDE}{SYNC}")),
             epoch: Mutex::new(None),
-            candidate: i64::from(rand::random::<u32>()) + 1,
             reassert: AtomicBool::new(false),
             metrics,
             budget,
@@ -332,7 +339,7 @@ impl Fleet {
         self.metrics.grants.inc();
         let mut call = self.grant.prepare_invoke();
         call.arg(&self.gateway)
-            .arg(self.candidate)
+            .arg(epoch_candidate())
             .arg(u64::try_from(GRACE.as_millis()).unwrap_or(u64::MAX));
         for want in wants {
             call.key(key(want.subject))
@@ -446,7 +453,7 @@ impl Fleet {
     async fn send(&self, claims: &[Claim], drained: &mut Vec<Subject>) -> redis::RedisResult<()> {
         let mut conn = self.conn().await?;
         let mut call = self.sync.prepare_invoke();
-        call.arg(&self.gateway).arg(self.candidate);
+        call.arg(&self.gateway).arg(epoch_candidate());
         for c in claims {
             call.key(key(c.subject))
                 .arg(c.claimed)
@@ -591,6 +598,127 @@ mod tests {
         let grants = fleet.metrics.grants.get() - before;
         drop(redis);
         Some((held, grants))
+    }
+
+    /// Two gateways (`gw-a` first, so its call makes the epoch) on a private Redis, each
+    /// with its own snapshot of user 1 holding ten calls of 1000.
+    struct TwoGateways {
+        redis: PrivateRedis,
+        a: Fleet,
+        b: Fleet,
+        a_user: (Arc<UserEntry>, Arc<TokenEntry>),
+        b_user: (Arc<UserEntry>, Arc<TokenEntry>),
+    }
+
+    impl TwoGateways {
+        async fn start() -> Option<Self> {
+            let Some(redis) = private_redis().await else {
+                eprintln!("SKIPPED: redis-server is not installed");
+                return None;
+            };
+            let url = format!("redis://127.0.0.1:{}/", redis.1);
+            let gateway = |name: &str| {
+                let carry = Arc::new(Carry::default());
+                Fleet::new(&url, name, carry, metrics(), Duration::from_secs(5)).unwrap()
+            };
+            let (a, b) = (gateway("gw-a"), gateway("gw-b"));
+            a.sync_once(0).await.unwrap();
+            b.sync_once(0).await.unwrap();
+            let entries = || {
+                let s = one_user(10 * 1000, 0, true);
+                (s.users[&1].clone(), s.tokens[&token_index()].clone())
+            };
+            Some(TwoGateways {
+                redis,
+                a,
+                b,
+                a_user: entries(),
+                b_user: entries(),
+            })
+        }
+
+        /// Redis loses everything.
+        async fn flush(&self) {
+            let url = format!("redis://127.0.0.1:{}/", self.redis.1);
+            let mut conn = redis::Client::open(url)
+                .unwrap()
+                .get_multiplexed_async_connection()
+                .await
+                .unwrap();
+            let () = redis::cmd("FLUSHALL").query_async(&mut conn).await.unwrap();
+        }
+
+        /// Calls of 1000 that `fleet` (with `user`'s entries) admits of `n`, one after another.
+        async fn admit(
+            fleet: &Fleet,
+            user: &(Arc<UserEntry>, Arc<TokenEntry>),
+            n: usize,
+            tag: &str,
+        ) -> Vec<Reservation> {
+            let mut held = Vec::new();
+            for i in 0..n {
+                let id = format!("{tag}{i}");
+                held.extend(fleet.reserve(&user.0, &user.1, 1, 1000, &id).await.ok());
+            }
+            held
+        }
+    }
+
+    /// Redis loses its state while one gateway holds a lease, and the first call after the loss
+    /// is that gateway's own (as was the call that made the lost epoch). It still notices the
+    /// loss and claims again what it holds, so the other gateway is granted only what is left.
+    #[tokio::test]
+    async fn a_lease_outlives_a_flush_whichever_gateway_calls_first() {
+        let Some(two) = TwoGateways::start().await else {
+            return;
+        };
+        let held_a = TwoGateways::admit(&two.a, &two.a_user, 4, "a").await;
+        assert_eq!(held_a.len(), 4);
+        two.flush().await;
+        two.a.sync_once(1).await.unwrap();
+        two.b.sync_once(1).await.unwrap();
+        tokio::time::sleep(GRACE).await;
+        let held_b = TwoGateways::admit(&two.b, &two.b_user, 10, "b").await;
+        assert_eq!(held_b.len(), 6, "4 of 10 are held by gw-a");
+        for r in held_a.into_iter().chain(held_b) {
+            r.refund();
+        }
+    }
+
+    /// One gateway's spending is reflected in a newer figure (its lease falls to zero), then
+    /// Redis loses its state. The other gateway still asks with the older figure, from a
+    /// snapshot it has not replaced yet: the first gateway writes its newer figure again, so
+    /// the spent quota is not granted a second time.
+    #[tokio::test]
+    async fn a_newer_figure_outlives_a_flush() {
+        let Some(two) = TwoGateways::start().await else {
+            return;
+        };
+        let held_a = TwoGateways::admit(&two.a, &two.a_user, 4, "a").await;
+        assert_eq!(held_a.len(), 4);
+        for r in held_a {
+            r.settle(1000);
+        }
+        // The control plane takes the four calls in and its next version says so; gw-a applies
+        // it and confirms its lease, now down to zero, with the new figure.
+        let ids = ["a0", "a1", "a2", "a3"];
+        two.a.carry.acknowledged(2, ids);
+        let next = one_user(6 * 1000, 0, true);
+        two.a
+            .carry
+            .apply(2, &next, &crate::config::delta::Fresh::all());
+        for tick in 1..4 {
+            two.a.sync_once(tick).await.unwrap();
+        }
+        two.flush().await;
+        two.b.sync_once(4).await.unwrap();
+        two.a.sync_once(4).await.unwrap();
+        tokio::time::sleep(GRACE).await;
+        let held_b = TwoGateways::admit(&two.b, &two.b_user, 10, "b").await;
+        assert_eq!(held_b.len(), 6, "4 of 10 were spent on gw-a");
+        for r in held_b {
+            r.refund();
+        }
     }
 
     #[tokio::test]

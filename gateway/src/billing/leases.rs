@@ -13,9 +13,18 @@
 //! and a lease here takes a grant's answer only when no newer decision came before it. Calls
 //! that overtake each other, on the wire or between tasks, then cannot leave this gateway
 //! spending more than Redis holds for it.
+//!
+//! A lease that falls to zero is kept for [`KEEP_ZERO`] before it is forgotten: it carries the
+//! newest figure of the balance this gateway knows (its own spending reflected), which Redis
+//! needs again if it loses its state while other gateways still ask with an older figure.
 
 use std::collections::HashMap;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// How long a lease down to zero is kept (and confirmed with its figure) before it is
+/// forgotten: longer than a config version takes to reach every gateway, so that no gateway
+/// still asks with a figure older than the one this lease holds.
+pub const KEEP_ZERO: Duration = Duration::from_secs(10);
 
 /// A balance a lease is taken on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -49,6 +58,8 @@ pub struct Lease {
     pub dirty: bool,
     /// The sequence number of the decision that set `claimed`.
     pub seq: u64,
+    /// Since when the claim has been zero (kept for [`KEEP_ZERO`]).
+    pub zero_since: Option<Instant>,
 }
 
 /// A claim to ask Redis for: at least `min` (the outstanding amount with the new request),
@@ -122,7 +133,13 @@ impl Leases {
         balance: i64,
         version: u64,
     ) -> Option<Want> {
-        let claimed = self.by_subject.get(&subject).map_or(0, |l| l.claimed);
+        let lease = self.by_subject.get(&subject);
+        let claimed = lease.map_or(0, |l| l.claimed);
+        // A request that began on an older snapshot asks with the newest figure known here.
+        let (balance, version) = match lease {
+            Some(l) if l.version > version => (l.balance, l.version),
+            _ => (balance, version),
+        };
         let min = outstanding.saturating_add(amount);
         (min > claimed).then(|| Want {
             subject,
@@ -259,8 +276,14 @@ impl Leases {
         }
     }
 
-    /// Leases to confirm in Redis, marked clean; leases down to zero are forgotten after.
+    /// Leases to confirm in Redis, marked clean; leases down to zero for [`KEEP_ZERO`] are
+    /// forgotten after.
     pub fn take_dirty(&mut self) -> Vec<Claim> {
+        self.take_dirty_at(Instant::now())
+    }
+
+    /// [`Leases::take_dirty`] at `now`.
+    pub fn take_dirty_at(&mut self, now: Instant) -> Vec<Claim> {
         let claims: Vec<Claim> = self
             .by_subject
             .iter_mut()
@@ -279,6 +302,11 @@ impl Leases {
         let forgotten = &mut self.forgotten;
         self.by_subject.retain(|_, l| {
             if l.claimed > 0 {
+                l.zero_since = None;
+                return true;
+            }
+            let since = *l.zero_since.get_or_insert(now);
+            if now.saturating_duration_since(since) < KEEP_ZERO {
                 return true;
             }
             *forgotten = (*forgotten).max(l.seq);
@@ -343,6 +371,9 @@ mod tests {
         // An older figure never replaces a newer one.
         grant(&mut leases, U, 15, true, 100);
         assert_eq!(leases.get(U).map(|l| l.balance), Some(75));
+        // A request that began on an older snapshot asks with the newer figure.
+        let want = leases.check(U, 15, 100, 0, 100, 3);
+        assert_eq!(want.map(|w| (w.balance, w.version)), Some((75, 4)));
         assert_eq!(leases.take_dirty().len(), 1);
         assert!(leases.take_dirty().is_empty());
     }
@@ -361,12 +392,15 @@ mod tests {
         assert_eq!(leases.get(Subject::Token(7)).map(|l| l.claimed), Some(10));
         leases.trim(&[U], |_| 0);
         assert_eq!(leases.get(U).map(|l| l.claimed), Some(0));
-        let claims = leases.take_dirty();
+        let now = Instant::now();
+        let claims = leases.take_dirty_at(now);
         assert_eq!(claims.len(), 2);
-        assert!(
-            leases.get(U).is_none(),
-            "a zero lease is forgotten once confirmed"
-        );
+        assert!(leases.get(U).is_some(), "a zero lease is kept a while");
+        assert_eq!(leases.all().len(), 2, "and confirmed with the others");
+        leases.take_dirty_at(now + KEEP_ZERO / 2);
+        assert!(leases.get(U).is_some());
+        leases.take_dirty_at(now + KEEP_ZERO);
+        assert!(leases.get(U).is_none(), "then it is forgotten");
     }
 
     #[test]
@@ -414,7 +448,9 @@ mod tests {
         // A lease forgotten at zero does not come back with a late answer.
         let late = leases.check(U, 40, 10, 0, 60, 3).map_or(0, |w| w.seq);
         leases.trim(&[U], |_| 0);
-        let claims = leases.take_dirty();
+        let now = Instant::now();
+        let claims = leases.take_dirty_at(now);
+        leases.take_dirty_at(now + KEEP_ZERO);
         assert!(claims.iter().all(|c| c.seq > late));
         leases.granted(U, 50, false, 60, 3, late);
         assert_eq!(leases.get(U).map_or(0, |l| l.claimed), 0);
