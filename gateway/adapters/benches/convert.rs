@@ -455,6 +455,20 @@ fn answers(c: &mut Criterion<ThreadCpu>) {
             |b| b.iter(|| convert_answer(protocol, black_box(&raw))),
         );
     }
+    // The same for an Anthropic answer read straight from its bytes (the relay's first try).
+    let raw = claude_answer();
+    g.bench_function(
+        "converted anthropic -> openai: decode_response_bytes + encode_response_bytes",
+        |b| {
+            b.iter(|| {
+                let mut r = claude::decode_response_bytes(black_box(&raw))?;
+                r.model = "gpt-4o-mini".to_owned();
+                let usage = r.usage;
+                let body = Dialect::OpenAi.encode_response_bytes(&r, 1_732_470_000);
+                Some((Bytes::from(body), usage))
+            })
+        },
+    );
     g.finish();
 }
 

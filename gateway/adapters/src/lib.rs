@@ -14,6 +14,7 @@ pub mod gemini;
 pub mod ir;
 pub mod json_out;
 pub mod json_tree;
+pub(crate) mod loose;
 pub mod ollama;
 pub mod openai;
 pub mod openai_chat;

@@ -10,6 +10,7 @@ use bytes::Bytes;
 use serde_json::{Map, Value};
 
 use crate::ParseError;
+use crate::loose::{Loose, Object};
 use crate::raw_json::{self, Span};
 use crate::tokens;
 
@@ -318,21 +319,21 @@ struct AnswerHead {
 #[derive(serde::Deserialize)]
 struct WireUsage {
     #[serde(default)]
-    prompt_tokens: scan::Loose,
+    prompt_tokens: Loose,
     #[serde(default)]
-    completion_tokens: scan::Loose,
+    completion_tokens: Loose,
     #[serde(default)]
     prompt_tokens_details: Option<Object<WireDetails>>,
     #[serde(default)]
-    prompt_cache_hit_tokens: scan::Loose,
+    prompt_cache_hit_tokens: Loose,
     #[serde(default)]
-    cached_tokens: scan::Loose,
+    cached_tokens: Loose,
 }
 
 #[derive(serde::Deserialize)]
 struct WireDetails {
     #[serde(default)]
-    cached_tokens: scan::Loose,
+    cached_tokens: Loose,
 }
 
 impl WireUsage {
@@ -356,29 +357,6 @@ impl WireUsage {
             cached_tokens: cached.min(prompt.max(0)),
             cache_creation_tokens: 0,
         }
-    }
-}
-
-/// A struct read from a JSON object only (a derived struct also takes an array, which the
-/// value tree would not read as one): anything else is an error, and the caller falls back.
-struct Object<T>(T);
-
-impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Object<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Object<T>, D::Error> {
-        struct Visit<T>(std::marker::PhantomData<T>);
-        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visit<T> {
-            type Value = Object<T>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                map: A,
-            ) -> Result<Object<T>, A::Error> {
-                T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Object)
-            }
-        }
-        d.deserialize_map(Visit(std::marker::PhantomData))
     }
 }
 

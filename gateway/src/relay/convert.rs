@@ -452,14 +452,19 @@ pub async fn attempt(
         };
     }
     let bytes = post::read_answer(session, &mut answer, opts, trace).await?;
+    let embeddings = matches!(job, Job::GeminiEmbed(_))
+        || matches!(job, Job::OpenAi(p) if p.endpoint == Endpoint::Embeddings);
+    // The most common converted answer, an Anthropic message, is read without a value tree.
+    if !out.passthrough
+        && !embeddings
+        && protocol == Protocol::Anthropic
+        && let Some(response) = adapters::claude::decode_response_bytes(&bytes)
+    {
+        return deliver_converted(session, trace, opts, job, response).await;
+    }
     let value: Value = serde_json::from_slice(&bytes)
         .map_err(|e| UpstreamError::BadBody(format!("not JSON: {e}")))?;
-    let local = |text: &str| Usage {
-        prompt_tokens: job.prompt_estimate(),
-        completion_tokens: tokens::estimate(job.model(), text),
-        cached_tokens: 0,
-        cache_creation_tokens: 0,
-    };
+    let local = |text: &str| local_usage(job, text);
     if let Job::OpenAi(p) = job
         && p.endpoint == Endpoint::Embeddings
         && protocol == Protocol::Ollama
@@ -527,13 +532,35 @@ pub async fn attempt(
         post::deliver(session, trace, answer.status, &answer.content_type, bytes).await;
         return Ok(Outcome { usage, local_count });
     }
-    let mut response = convert::decode_response(protocol, &value)
+    let response = convert::decode_response(protocol, &value)
         .map_err(|e| UpstreamError::BadBody(e.to_string()))?;
+    deliver_converted(session, trace, opts, job, response).await
+}
+
+/// The usage of an answer counted here: the prompt's estimate and `text`'s tokens.
+fn local_usage(job: &Job, text: &str) -> Usage {
+    Usage {
+        prompt_tokens: job.prompt_estimate(),
+        completion_tokens: tokens::estimate(job.model(), text),
+        cached_tokens: 0,
+        cache_creation_tokens: 0,
+    }
+}
+
+/// Sends a channel's complete answer, decoded to the IR, to the client in its own dialect;
+/// the usage to charge (counted here when the channel sent none).
+async fn deliver_converted(
+    session: &mut Session,
+    trace: &mut Trace,
+    opts: &crate::config::Options,
+    job: &Job,
+    mut response: ir::Response,
+) -> Result<Outcome, AttemptError> {
     // Clients see the model they asked for, not the channel's mapped name.
     response.model = job.model().to_owned();
     let (usage, local_count) = match response.usage {
         Some(u) => (u.into(), false),
-        None => (local(&response.output_text()), true),
+        None => (local_usage(job, &response.output_text()), true),
     };
     if response.usage.is_none() {
         response.usage = Some(ir::Usage {
@@ -542,7 +569,9 @@ pub async fn attempt(
             ..ir::Usage::default()
         });
     }
-    let body = dialect.encode_response_bytes(&response, trace.created_at);
+    let body = job
+        .dialect()
+        .encode_response_bytes(&response, trace.created_at);
     let body = super::answer_check::checked(opts, trace, Bytes::from(body))?;
     post::deliver(session, trace, 200, "application/json", body).await;
     Ok(Outcome { usage, local_count })

@@ -25,5 +25,5 @@ pub use client_stream::StreamEncoder;
 pub use error::{error_body, error_message};
 pub use models::anthropic_model_list;
 pub use provider_request::{DEFAULT_MAX_TOKENS, encode_request};
-pub use provider_response::decode_response;
+pub use provider_response::{decode_response, decode_response_bytes};
 pub use provider_stream::StreamDecoder;

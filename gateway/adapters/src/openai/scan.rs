@@ -6,6 +6,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::value::RawValue;
 
 use super::Endpoint;
+use crate::loose::Loose;
 use crate::raw_json::{self, Span};
 use crate::tokens::Estimator;
 
@@ -158,62 +159,6 @@ impl<'de> Visitor<'de> for Body<'_, '_> {
             }
         }
         Ok(())
-    }
-}
-
-/// A scalar read loosely: a bool, an integer that fits `i64`, or something else (skipped).
-#[derive(Debug, Default, PartialEq, Eq)]
-pub(crate) enum Loose {
-    Bool(bool),
-    Int(i64),
-    #[default]
-    Other,
-}
-
-impl Loose {
-    /// The integer, or 0 (what `Value::as_i64(..).unwrap_or(0)` gives).
-    pub(crate) fn int(&self) -> i64 {
-        match self {
-            Loose::Int(n) => *n,
-            _ => 0,
-        }
-    }
-}
-
-impl<'de> de::Deserialize<'de> for Loose {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Loose, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Loose;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_bool<E>(self, v: bool) -> Result<Loose, E> {
-                Ok(Loose::Bool(v))
-            }
-            fn visit_i64<E>(self, v: i64) -> Result<Loose, E> {
-                Ok(Loose::Int(v))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<Loose, E> {
-                Ok(i64::try_from(v).map_or(Loose::Other, Loose::Int))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Loose, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Loose, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_unit<E>(self) -> Result<Loose, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Loose, A::Error> {
-                skip_seq(seq).map(|()| Loose::Other)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Loose, A::Error> {
-                skip_map(map).map(|()| Loose::Other)
-            }
-        }
-        d.deserialize_any(V)
     }
 }
 

@@ -395,3 +395,72 @@ fn stop_reasons_errors_and_odd_answers() {
             .unwrap();
     assert_eq!(r.content.len(), 2);
 }
+
+/// The answer read from its bytes is the value tree's whenever the typed read settles it, and
+/// the typed read settles the common shapes.
+#[test]
+fn an_answer_read_from_bytes_is_the_value_trees() {
+    let usage = r#""usage":{"input_tokens":12,"output_tokens":5,"cache_read_input_tokens":3,"cache_creation_input_tokens":2}"#;
+    let settled = [
+        format!(
+            r#"{{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku","content":[{{"type":"text","text":"Hello there"}}],"stop_reason":"end_turn","stop_sequence":null,{usage}}}"#
+        ),
+        r#" {"content":[{"type":"text","text":"line\none \u00e9 \"q\" 你好","citations":[{"x":1}]}],"stop_reason":"max_tokens"} "#.to_owned(),
+        r#"{"content":[{"type":"thinking","thinking":"hmm","signature":"sig"},{"type":"thinking","thinking":"b","signature":""},{"type":"thinking"},{"type":"text","text":"ok"}]}"#.to_owned(),
+        r#"{"content":[{"type":"redacted_thinking","data":"abc"},{"type":"redacted_thinking"},{"type":"text","text":""}]}"#.to_owned(),
+        r#"{"content":[{"type":"server_tool_use","id":"s1","name":"web_search","input":{"q":[1,{"a":null}]}},{"type":"web_search_tool_result","content":[{"a":1}]},{"type":"text","text":"t"}]}"#.to_owned(),
+        r#"{"content":[],"usage":{"input_tokens":1.5,"output_tokens":"7","cache_read_input_tokens":-4,"cache_creation_input_tokens":18446744073709551615}}"#.to_owned(),
+        r#"{"content":[],"usage":null,"error":null,"id":null,"model":null,"stop_reason":null}"#.to_owned(),
+        r#"{"content":[{}],"usage":{},"stop_reason":"tool_use","unknown":{"deep":[[[]]]}}"#.to_owned(),
+        r#"{"content":[{"type":null,"text":"x"}],"stop_reason":"refusal"}"#.to_owned(),
+        r#"{"content":[],"stop_reason":"pause_turn","usage":{"output_tokens":9223372036854775807,"input_tokens":9223372036854775807,"cache_read_input_tokens":5}}"#.to_owned(),
+    ];
+    let unsettled = [
+        r#"{"content":[{"type":"tool_use","id":"t","name":"f","input":{"b":1,"a":2}}]}"#,
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        r#"{"content":[],"error":"plain"}"#,
+        r#"{"content":[],"type":"error"}"#,
+        r#"{"content":"text"}"#,
+        r#"{"content":null}"#,
+        r#"{"stop_reason":"end_turn"}"#,
+        r#"{"content":[["text","hi"]]}"#,
+        r#"{"content":[5]}"#,
+        r#"{"content":[{"type":"text","text":"a"}],"content":[]}"#,
+        r#"{"content":[{"type":"text","text":"a","text":"b"}]}"#,
+        r#"{"content":[{"type":"text","text":5}]}"#,
+        r#"{"content":[],"id":7}"#,
+        r#"{"content":[],"stop_reason":1}"#,
+        r#"{"content":[],"usage":[1,2]}"#,
+        r#"{"content":[],"usage":3}"#,
+        r#"{"content":[],"usage":{"input_tokens":1,"input_tokens":2}}"#,
+        r#"[{"content":[]}]"#,
+        r#"{"content":[]} x"#,
+        r#"{"content":["#,
+        "",
+    ];
+    for body in &settled {
+        let typed = crate::claude::decode_response_bytes(body.as_bytes());
+        let tree: Value = serde_json::from_slice(body.as_bytes()).unwrap();
+        assert_eq!(
+            typed.as_ref(),
+            decode_response(&tree).ok().as_ref(),
+            "{body}"
+        );
+        assert!(typed.is_some(), "the typed read settles {body}");
+    }
+    for body in unsettled {
+        assert_eq!(
+            crate::claude::decode_response_bytes(body.as_bytes()),
+            None,
+            "{body}"
+        );
+    }
+    // The first answer in full.
+    let r = crate::claude::decode_response_bytes(settled[0].as_bytes()).unwrap();
+    assert_eq!(r.content, vec![Part::Text("Hello there".into())]);
+    assert_eq!(
+        r.usage
+            .map(|u| (u.input_tokens, u.output_tokens, u.cache_read_tokens)),
+        Some((17, 5, 3))
+    );
+}
