@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::wire::{completion_id, finish_reason, usage_json};
+use super::wire::{UsageOut, completion_id, finish_reason, usage_json};
 use crate::ir::{Part, Response};
 
 /// Encodes a complete answer. The crate has no clock, so `created` (Unix seconds) is the
@@ -102,7 +102,7 @@ struct Completion<'a> {
     model: &'a str,
     choices: [Choice<'a>; 1],
     #[serde(skip_serializing_if = "Option::is_none")]
-    usage: Option<Value>,
+    usage: Option<UsageOut>,
 }
 
 #[derive(Serialize)]

@@ -139,7 +139,8 @@ impl StreamEncoder {
 const ROLE_CHOICE: &[u8] =
     br#""choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]"#;
 
-fn write_json(out: &mut Vec<u8>, v: &Value) {
-    // Serialising a `Value` into a Vec cannot fail (no I/O error, string keys only).
+fn write_json(out: &mut Vec<u8>, v: &impl serde::Serialize) {
+    // Serialising a `Value` or a plain struct into a Vec cannot fail (no I/O error, string
+    // keys only).
     let _ = serde_json::to_writer(&mut *out, v);
 }

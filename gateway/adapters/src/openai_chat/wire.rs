@@ -1,7 +1,7 @@
 //! Pieces of the Chat Completions wire format both sides share: finish reasons, usage
 //! objects, message content text, `data:` image URLs and completion ids.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::ir::{ImageSource, StopReason, Usage};
 
@@ -29,15 +29,40 @@ pub(crate) fn stop_reason(finish_reason: &str, has_tool_calls: bool) -> StopReas
     }
 }
 
-/// The `usage` object of an answer or chunk.
-pub(crate) fn usage_json(u: &Usage) -> Value {
-    json!({
-        "prompt_tokens": u.input_tokens,
-        "completion_tokens": u.output_tokens,
-        "total_tokens": u.input_tokens.saturating_add(u.output_tokens),
-        "prompt_tokens_details": {"cached_tokens": u.cache_read_tokens},
-        "completion_tokens_details": {"reasoning_tokens": u.reasoning_tokens},
-    })
+/// The `usage` object of an answer or chunk, written without a value tree. Its keys are in
+/// the order a `serde_json::Map` keeps them (sorted), as the body has always had them.
+pub(crate) fn usage_json(u: &Usage) -> UsageOut {
+    UsageOut {
+        completion_tokens: u.output_tokens,
+        completion_tokens_details: ReasoningOut {
+            reasoning_tokens: u.reasoning_tokens,
+        },
+        prompt_tokens: u.input_tokens,
+        prompt_tokens_details: CachedOut {
+            cached_tokens: u.cache_read_tokens,
+        },
+        total_tokens: u.input_tokens.saturating_add(u.output_tokens),
+    }
+}
+
+/// See [`usage_json`].
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct UsageOut {
+    completion_tokens: i64,
+    completion_tokens_details: ReasoningOut,
+    prompt_tokens: i64,
+    prompt_tokens_details: CachedOut,
+    total_tokens: i64,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct ReasoningOut {
+    reasoning_tokens: i64,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct CachedOut {
+    cached_tokens: i64,
 }
 
 /// Reads `holder.usage` (an answer, a chunk or, for Moonshot, a choice). Cached prompt

@@ -625,3 +625,31 @@ fn a_drawn_image_becomes_a_markdown_image_in_the_text() {
         "Here it is:\n\n![image](data:image/png;base64,iVBORw0KGgo=)"
     );
 }
+
+/// The usage object written from a struct is, byte for byte, the value tree it replaced.
+#[test]
+fn usage_is_written_as_the_value_tree_wrote_it() {
+    for (input, output, cached, reasoning) in [
+        (0, 0, 0, 0),
+        (12, 5, 3, 2),
+        (-1, 7, 0, 9),
+        (i64::MAX, 1, i64::MIN, i64::MAX),
+    ] {
+        let u = crate::ir::Usage {
+            input_tokens: input,
+            output_tokens: output,
+            cache_read_tokens: cached,
+            cache_creation_tokens: 4,
+            reasoning_tokens: reasoning,
+        };
+        let tree = serde_json::json!({
+            "prompt_tokens": input,
+            "completion_tokens": output,
+            "total_tokens": input.saturating_add(output),
+            "prompt_tokens_details": {"cached_tokens": cached},
+            "completion_tokens_details": {"reasoning_tokens": reasoning},
+        });
+        let written = serde_json::to_string(&crate::openai_chat::wire::usage_json(&u)).unwrap();
+        assert_eq!(written, tree.to_string());
+    }
+}
