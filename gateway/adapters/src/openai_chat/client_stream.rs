@@ -90,7 +90,7 @@ impl StreamEncoder {
             self.start("", "", out);
             self.frame(out, |out| {
                 out.extend_from_slice(br#""choices":[],"usage":"#);
-                write_json(out, &usage_json(&u));
+                usage_json(&u).write(out);
             });
         }
         out.extend_from_slice(b"data: [DONE]\n\n");

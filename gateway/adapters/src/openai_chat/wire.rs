@@ -55,6 +55,30 @@ pub(crate) struct UsageOut {
     total_tokens: i64,
 }
 
+impl UsageOut {
+    /// The object as `serde_json` writes it.
+    pub(crate) fn write(&self, out: &mut Vec<u8>) {
+        let mut n = itoa::Buffer::new();
+        for (text, value) in [
+            (r#"{"completion_tokens":"#, self.completion_tokens),
+            (
+                r#","completion_tokens_details":{"reasoning_tokens":"#,
+                self.completion_tokens_details.reasoning_tokens,
+            ),
+            (r#"},"prompt_tokens":"#, self.prompt_tokens),
+            (
+                r#","prompt_tokens_details":{"cached_tokens":"#,
+                self.prompt_tokens_details.cached_tokens,
+            ),
+            (r#"},"total_tokens":"#, self.total_tokens),
+        ] {
+            out.extend_from_slice(text.as_bytes());
+            out.extend_from_slice(n.format(value).as_bytes());
+        }
+        out.push(b'}');
+    }
+}
+
 #[derive(Debug, serde::Serialize)]
 pub(crate) struct ReasoningOut {
     reasoning_tokens: i64,
