@@ -1,6 +1,7 @@
 //! Plain-HTTP/1.1 upstream calls (no TLS, no channel proxy) made by the request's own task on
-//! pingora's pooled connections, as pingora's proxy makes them: no connection task, channel
-//! or wake-up between the relay and the socket. Host names are resolved at most once a minute.
+//! pooled connections: the request written in one piece, the answer's head and body read by
+//! [`super::answer`], with no connection task, channel or wake-up between the relay and the
+//! socket. Host names are resolved at most once a minute.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -9,19 +10,17 @@ use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use http::{HeaderValue, Method, Request, Response};
-use pingora::connectors::ConnectorOptions;
-use pingora::connectors::http::v1::Connector;
-use pingora::protocols::http::v1::client::HttpSession;
-use pingora::upstreams::peer::HttpPeer;
-
 use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
 
 use super::Chunks;
+use super::answer::{self, AnswerError, BodyReader};
+use super::idle::IdlePool;
 use crate::error::UpstreamError;
 
 /// How long an idle pooled connection is kept (as the hyper client's pool does).
 const IDLE: Duration = Duration::from_secs(90);
-/// Most idle connections kept, over all upstreams (pingora's default is 128).
+/// Most idle connections kept, over all upstreams.
 const IDLE_CONNECTIONS: usize = 1024;
 /// Bodies up to this size leave in the same write as the request's head.
 const ONE_WRITE_BODY: u64 = 64 * 1024;
@@ -29,10 +28,12 @@ const ONE_WRITE_BODY: u64 = 64 * 1024;
 const NAME_TTL: Duration = Duration::from_secs(60);
 /// Most names kept resolved; past this the cache starts over.
 const MAX_NAMES: usize = 1024;
+/// Most times a request goes out again after a pooled connection turned out closed.
+const ATTEMPTS: usize = 3;
 
 /// The pooled connections of plain-HTTP upstreams and the names they were reached by.
 pub struct Direct {
-    pool: Arc<Connector>,
+    pool: Arc<IdlePool>,
     connect_timeout: Duration,
     names: Mutex<HashMap<(String, u16), (SocketAddr, Instant)>>,
 }
@@ -65,12 +66,8 @@ impl Target {
 
 impl Direct {
     pub fn new(connect_timeout: Duration) -> Direct {
-        let mut options = ConnectorOptions::new(IDLE_CONNECTIONS);
-        // No TLS goes this way: an empty root store (rather than the platform's, whose reading
-        // can fail at start) keeps any TLS attempt from being trusted.
-        options.ca_file = Some("/dev/null".to_owned());
         Direct {
-            pool: Arc::new(Connector::new(Some(options))),
+            pool: Arc::new(IdlePool::new(IDLE, IDLE_CONNECTIONS)),
             connect_timeout,
             names: Mutex::new(HashMap::new()),
         }
@@ -82,47 +79,70 @@ impl Direct {
         target: &Target,
         request: Request<Chunks>,
     ) -> Result<Response<DirectBody>, UpstreamError> {
-        let mut peer = HttpPeer::new(self.address(target).await?, false, String::new());
-        peer.options.connection_timeout = Some(self.connect_timeout);
+        let address = self.address(target).await?;
         let (parts, body) = request.into_parts();
-        let head = request_wire(parts, target, &body)?;
+        let wire = request_wire(parts, target, &body)?;
         // A pooled connection the server closed meanwhile fails before any answer: the request
         // is sent again on another one (at most twice), and on a new one as the last resort.
         let mut attempts = 0;
-        let session = loop {
+        let (stream, buf, head) = loop {
             attempts += 1;
-            let (session, reused) = self.session(&peer).await?;
-            match exchange(session, &peer, &head, &body).await {
-                Ok(session) => break session,
-                Err(_) if reused && attempts < 3 => continue,
-                Err(e) => return Err(UpstreamError::Broken(e.to_string())),
+            let pooled = if attempts < ATTEMPTS {
+                self.pool.take(address)
+            } else {
+                None
+            };
+            let (mut stream, reused) = match pooled {
+                Some(stream) => (stream, true),
+                None => (self.connect(address).await?, false),
+            };
+            let mut buf = BytesMut::new();
+            match exchange(&mut stream, &mut buf, &wire, &body).await {
+                Ok(head) => break (stream, buf, head),
+                Err(Exchange::Unsent(_) | Exchange::Answer(AnswerError::ClosedBeforeAnswer))
+                    if reused =>
+                {
+                    continue;
+                }
+                Err(Exchange::Unsent(e)) => {
+                    return Err(UpstreamError::Broken(format!("writing the request: {e}")));
+                }
+                Err(Exchange::Answer(e)) => return Err(UpstreamError::Broken(e.to_string())),
             }
         };
-        let head = session
-            .resp_header()
-            .ok_or_else(|| UpstreamError::Broken("no answer head".to_owned()))?;
-        let (status, headers) = (head.status, head.headers.clone());
+        let reader = BodyReader::new(head.body);
+        if reader.done() && head.reusable && buf.is_empty() {
+            self.pool.put(address, stream);
+            let mut response = Response::new(DirectBody { open: None });
+            *response.status_mut() = head.status;
+            *response.headers_mut() = head.headers;
+            return Ok(response);
+        }
         let mut response = Response::new(DirectBody {
-            session: Some(Box::new(session)),
-            peer,
-            pool: self.pool.clone(),
+            open: Some(Box::new(Open {
+                stream,
+                buf,
+                reader,
+                reusable: head.reusable,
+                address,
+                pool: self.pool.clone(),
+            })),
         });
-        *response.status_mut() = status;
-        *response.headers_mut() = headers;
+        *response.status_mut() = head.status;
+        *response.headers_mut() = head.headers;
         Ok(response)
     }
 
-    /// A pooled connection to `peer` when there is one, otherwise a new one (and whether it
-    /// was pooled). The connect path's future is large (TLS and proxies included, about
-    /// 8 KiB): boxed, it stays out of every request's future, which would otherwise be copied
-    /// whole as each caller builds it.
-    async fn session(&self, peer: &HttpPeer) -> Result<(HttpSession, bool), UpstreamError> {
-        if let Some(session) = self.pool.reused_http_session(peer).await {
-            return Ok((session, true));
-        }
-        Box::pin(self.pool.get_http_session(peer))
+    /// A new connection to `address`, within the connect timeout.
+    async fn connect(&self, address: SocketAddr) -> Result<TcpStream, UpstreamError> {
+        let stream = tokio::time::timeout(self.connect_timeout, TcpStream::connect(address))
             .await
-            .map_err(|e| UpstreamError::Connect(e.to_string()))
+            .map_err(|_| UpstreamError::Connect(format!("connecting to {address} timed out")))?
+            .map_err(|e| UpstreamError::Connect(format!("connecting to {address}: {e}")))?;
+        stream
+            .set_nodelay(true)
+            .map_err(|e| UpstreamError::Connect(format!("connecting to {address}: {e}")))?;
+        Ok(stream)
     }
 
     /// The address of `target`: as written, or its name resolved (at most once a minute).
@@ -253,15 +273,20 @@ fn canonical_name(name: &str, wire: &mut BytesMut) {
     }
 }
 
-/// Sends the request on `session`'s connection and reads the answer's head (past any
-/// informational answers). `wire` holds the body as well unless the body is large.
+/// How an exchange failed: before the whole request was written, or while reading the answer.
+enum Exchange {
+    Unsent(std::io::Error),
+    Answer(AnswerError),
+}
+
+/// Writes the request on `stream` and reads the answer's head (past any informational
+/// answers) into `buf`. `wire` holds the body as well unless the body is large.
 async fn exchange(
-    session: HttpSession,
-    peer: &HttpPeer,
+    stream: &mut TcpStream,
+    buf: &mut BytesMut,
     wire: &[u8],
     body: &Chunks,
-) -> pingora::Result<HttpSession> {
-    let mut stream = session.into_inner();
+) -> Result<answer::Head, Exchange> {
     let sent = async {
         stream.write_all(wire).await?;
         if body.len() > ONE_WRITE_BODY {
@@ -271,47 +296,48 @@ async fn exchange(
         }
         stream.flush().await
     };
-    sent.await.map_err(|e| {
-        pingora::Error::because(pingora::ErrorType::WriteError, "writing the request", e)
-    })?;
-    let mut session = HttpSession::new_with_options(stream, peer);
-    loop {
-        session.read_response().await?;
-        if !session.get_status().is_some_and(|s| s.is_informational()) {
-            return Ok(session);
-        }
-    }
+    sent.await.map_err(Exchange::Unsent)?;
+    answer::read_head(stream, buf)
+        .await
+        .map_err(Exchange::Answer)
 }
 
 /// The body of a plain-HTTP answer, read from the connection as the caller asks for it; the
-/// connection goes back to the pool once the body has been read to its end.
+/// connection goes back to the pool once the body has been read to its end (when the answer
+/// allows it), and is closed if the body is dropped before.
 pub struct DirectBody {
-    session: Option<Box<HttpSession>>,
-    peer: HttpPeer,
-    pool: Arc<Connector>,
+    open: Option<Box<Open>>,
+}
+
+/// A body still being read.
+struct Open {
+    stream: TcpStream,
+    buf: BytesMut,
+    reader: BodyReader,
+    reusable: bool,
+    address: SocketAddr,
+    pool: Arc<IdlePool>,
 }
 
 impl DirectBody {
     /// The next piece of the body; `None` at its end.
     pub async fn chunk(&mut self) -> Option<Result<Bytes, UpstreamError>> {
-        let session = self.session.as_mut()?;
-        loop {
-            match session.read_body_bytes().await {
-                Ok(Some(piece)) if piece.is_empty() => continue,
-                Ok(Some(piece)) => return Some(Ok(piece)),
-                Ok(None) => {
-                    if let Some(session) = self.session.take() {
-                        self.pool
-                            .release_http_session(*session, &self.peer, Some(IDLE))
-                            .await;
-                    }
-                    return None;
+        let open = self.open.as_mut()?;
+        match open.reader.next(&mut open.stream, &mut open.buf).await {
+            Ok(Some(piece)) => Some(Ok(piece)),
+            Ok(None) => {
+                if let Some(open) = self.open.take()
+                    && open.reusable
+                    && open.buf.is_empty()
+                {
+                    open.pool.put(open.address, open.stream);
                 }
-                Err(e) => {
-                    // Dropping the session closes the connection.
-                    self.session = None;
-                    return Some(Err(UpstreamError::Broken(e.to_string())));
-                }
+                None
+            }
+            Err(e) => {
+                // Dropping the connection closes it.
+                self.open = None;
+                Some(Err(UpstreamError::Broken(e.to_string())))
             }
         }
     }
@@ -331,6 +357,15 @@ mod tests {
     /// A server that answers every request on a connection with `answer`, keeping what each
     /// read received; counts the connections it accepted.
     async fn server(answer: &'static [u8]) -> (u16, Arc<AtomicUsize>, Arc<Mutex<Vec<Vec<u8>>>>) {
+        server_closing(answer, false).await
+    }
+
+    /// [`server`], closing each connection after its first answer when `close` (without
+    /// saying so in the answer, as a server whose keep-alive time ran out does).
+    async fn server_closing(
+        answer: &'static [u8],
+        close: bool,
+    ) -> (u16, Arc<AtomicUsize>, Arc<Mutex<Vec<Vec<u8>>>>) {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let (accepted, seen) = (
@@ -354,6 +389,9 @@ mod tests {
                         if request.ends_with(b"hello") {
                             request.clear();
                             conn.write_all(answer).await.unwrap();
+                            if close {
+                                break;
+                            }
                         }
                     }
                 });
@@ -413,6 +451,38 @@ mod tests {
                 assert!(text.contains(line), "{line:?} in {text}");
             }
         }
+    }
+
+    #[tokio::test]
+    async fn chunked_answers_are_read_whole_and_their_connections_reused() {
+        let (port, accepted, _) = server(
+            b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\ndat\r\n2\r\na!\r\n0\r\n\r\n",
+        )
+        .await;
+        let direct = Direct::new(Duration::from_secs(5));
+        let target = Target::of(&request(port)).unwrap();
+        for _ in 0..3 {
+            let mut answer = direct.send(&target, request(port)).await.unwrap();
+            assert_eq!(whole(answer.body_mut()).await, b"data!");
+        }
+        assert_eq!(accepted.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_pooled_connection_the_server_closed_is_replaced() {
+        let (port, accepted, _) =
+            server_closing(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}", true).await;
+        let direct = Direct::new(Duration::from_secs(5));
+        let target = Target::of(&request(port)).unwrap();
+        for round in 0..4 {
+            let mut answer = direct.send(&target, request(port)).await.unwrap();
+            assert_eq!(whole(answer.body_mut()).await, b"{}");
+            // Every other time the close has been seen before the next request.
+            if round % 2 == 0 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+        assert_eq!(accepted.load(Ordering::SeqCst), 4);
     }
 
     #[tokio::test]

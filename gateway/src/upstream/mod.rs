@@ -1,10 +1,12 @@
 //! The upstream HTTP client: sends one attempt and applies the connect and time-to-first-byte
-//! timeouts. Plain-HTTP calls without a proxy go over pingora's pooled connections in the
-//! request's own task ([`direct`]); HTTPS calls and calls through a channel's own proxy (HTTP
-//! CONNECT or SOCKS5; one pooled client per proxy, made on first use) go through hyper
-//! (rustls + ring, HTTP/1.1 and HTTP/2).
+//! timeouts. Plain-HTTP calls without a proxy go over our own pooled connections in the
+//! request's own task ([`direct`]; answers read by [`answer`], connections kept by [`idle`]);
+//! HTTPS calls and calls through a channel's own proxy (HTTP CONNECT or SOCKS5; one pooled
+//! client per proxy, made on first use) go through hyper (rustls + ring, HTTP/1.1 and HTTP/2).
 
+pub mod answer;
 mod direct;
+mod idle;
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
@@ -240,7 +242,7 @@ impl Upstream {
 pub enum UpstreamBody {
     /// Decoded by the hyper client's connection task.
     Pooled(Incoming),
-    /// Read from a pingora connection by the caller.
+    /// Read from a pooled connection by the caller.
     Direct(Box<direct::DirectBody>),
 }
 
