@@ -273,7 +273,9 @@ fn apply_rules(
         original_model: job.model(),
         upstream_model: &out.model,
         body: std::slice::from_ref(&out.body),
-        probe: &out.body,
+        // A body converted from the IR has none of the fields a policy drops (the IR has no
+        // place for them): only the client's own bytes are looked over.
+        probe: if out.passthrough { &out.body } else { &[] },
     };
     let Some(shaped) = overrides::shape(session, trace, channel, target)? else {
         return Ok(HeaderEdits::default());

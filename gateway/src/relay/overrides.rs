@@ -42,7 +42,8 @@ pub struct Outgoing<'a> {
     pub upstream_model: &'a str,
     /// The body as pieces (one piece, or slices of the client's bytes).
     pub body: &'a [Bytes],
-    /// What the rules' cheap check reads (the client's body will do).
+    /// What the rules' cheap check reads for fields a policy drops (the client's body will
+    /// do; nothing for a body written from the IR, which never carries such fields).
     pub probe: &'a [u8],
 }
 
