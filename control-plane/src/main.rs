@@ -12,6 +12,9 @@ use control_plane::store::{self, Db};
 use control_plane::sync::tls::{self, GrpcPeer, TlsListener};
 use tracing_subscriber::EnvFilter;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "control-plane",
