@@ -111,23 +111,21 @@ impl Direct {
             }
         };
         let reader = BodyReader::new(head.body);
-        if reader.done() && head.reusable && buf.is_empty() {
-            self.pool.put(address, stream);
-            let mut response = Response::new(DirectBody { open: None });
-            *response.status_mut() = head.status;
-            *response.headers_mut() = head.headers;
-            return Ok(response);
-        }
-        let mut response = Response::new(DirectBody {
-            open: Some(Box::new(Open {
+        let open = if reader.done() {
+            // No body to read: the connection is free at once.
+            give_back(&self.pool, address, stream, head.reusable, &buf);
+            None
+        } else {
+            Some(Box::new(Open {
                 stream,
                 buf,
                 reader,
                 reusable: head.reusable,
                 address,
                 pool: self.pool.clone(),
-            })),
-        });
+            }))
+        };
+        let mut response = Response::new(DirectBody { open });
         *response.status_mut() = head.status;
         *response.headers_mut() = head.headers;
         Ok(response)
@@ -273,6 +271,20 @@ fn canonical_name(name: &str, wire: &mut BytesMut) {
     }
 }
 
+/// Pools `stream` after an answer read to its end, when the answer allows it and nothing
+/// beyond it arrived; otherwise the connection is closed.
+fn give_back(
+    pool: &IdlePool,
+    address: SocketAddr,
+    stream: TcpStream,
+    reusable: bool,
+    leftover: &BytesMut,
+) {
+    if reusable && leftover.is_empty() {
+        pool.put(address, stream);
+    }
+}
+
 /// How an exchange failed: before the whole request was written, or while reading the answer.
 enum Exchange {
     Unsent(std::io::Error),
@@ -326,11 +338,14 @@ impl DirectBody {
         match open.reader.next(&mut open.stream, &mut open.buf).await {
             Ok(Some(piece)) => Some(Ok(piece)),
             Ok(None) => {
-                if let Some(open) = self.open.take()
-                    && open.reusable
-                    && open.buf.is_empty()
-                {
-                    open.pool.put(open.address, open.stream);
+                if let Some(open) = self.open.take() {
+                    give_back(
+                        &open.pool,
+                        open.address,
+                        open.stream,
+                        open.reusable,
+                        &open.buf,
+                    );
                 }
                 None
             }
