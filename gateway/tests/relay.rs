@@ -349,6 +349,64 @@ async fn completions_and_embeddings_relay_and_bill() {
     );
 }
 
+/// A long prompt's reservation is first bounded by its length, which counts nothing. A caller
+/// who cannot afford that bound has the prompt counted: admitted when the counted cost fits
+/// (user balance or token quota), refused with the counted need when it does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_prompt_is_counted_for_its_reservation_only_when_the_balance_is_tight() {
+    let m = mock().await;
+    let text = "hello ".repeat(3000);
+    let body = json!({"model": "gpt-test", "max_tokens": 10,
+                      "messages": [{"role": "user", "content": text}]});
+    let counted = adapters::tokens::estimate("gpt-test", &text);
+    let bound = i64::try_from(text.len()).unwrap();
+    assert!(counted * 2 < bound, "{counted} against {bound}");
+    // Ratio 1: the reservation is the prompt, its framing and max_tokens; `tight` affords the
+    // counted prompt, not its length.
+    let tight = (counted + bound) / 2;
+    let mut snap = snapshot(vec![channel(1, &m.url(), &["gpt-test"], 0, 1)]);
+    snap["users"] = json!([
+        user(1, "default", 1_000_000_000),
+        user(2, "default", tight),
+        user(3, "default", counted / 2)
+    ]);
+    let mut limited = token(4, 1, "limited");
+    limited["unlimited_quota"] = json!(false);
+    limited["remain_quota"] = json!(tight);
+    snap["tokens"] = json!([
+        token(1, 1, "alice"),
+        token(2, 2, "tight"),
+        token(3, 3, "short"),
+        limited
+    ]);
+    let gw = Gw::start(snap).await;
+    for key in ["alice", "tight", "limited"] {
+        let r = gw.chat(key, body.clone()).await;
+        assert_eq!(r.status, 200, "{key}: {}", r.text());
+        let rec = gw.record(&r.request_id()).await;
+        assert!(rec.quota > 0, "{key}");
+        match key {
+            "tight" => assert_eq!(gw.user_quota(2), tight - rec.quota),
+            "limited" => assert_eq!(gw.token_remain("limited"), tight - rec.quota),
+            _ => {}
+        }
+    }
+    let r = gw.chat("short", body.clone()).await;
+    let err = r.assert_error(403, "insufficient_user_quota");
+    let message = err["message"].as_str().unwrap();
+    let need: i64 = message
+        .split("need: ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no need in {message}"));
+    assert!(
+        need > counted + 10 && need < counted + 100,
+        "the counted need, not the bound: {message}"
+    );
+    assert_eq!(gw.user_quota(3), counted / 2, "a refusal takes nothing");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn large_bodies_are_relayed_up_to_the_cap() {
     let m = mock().await;

@@ -8,8 +8,6 @@ use tiktoken_rs::tokenizer::{Tokenizer, get_tokenizer};
 
 /// Texts longer than this are estimated, not tokenized, to keep huge prompts cheap.
 const TIKTOKEN_MAX_BYTES: usize = 1 << 20;
-/// Prompts of at most this many bytes of text are counted when first asked ([`PromptCount`]).
-const LAZY_MAX_BYTES: usize = 4096;
 
 /// Tokens of `text` as `model` would count them (exact for OpenAI models' tokenizers).
 pub fn estimate(model: &str, text: &str) -> i64 {
@@ -69,11 +67,11 @@ impl Estimator {
     }
 }
 
-/// A prompt's estimate: the count of its text plus the tokens of its framing. A short text is
-/// kept and counted at the first [`PromptCount::get`], since a short prompt's count is often
-/// never needed (the reservation's floor covers it, and upstreams report usage); a longer one
-/// is counted at once, so that its text need not be kept. Clones share the kept text and its
-/// count: whichever asks first counts, once.
+/// A prompt's estimate: the count of its text plus the tokens of its framing. The text is kept
+/// and counted at the first [`PromptCount::get`], since a prompt's count is often never needed:
+/// the reservation can take the prompt's length as its bound, and upstreams report usage. A
+/// text past the tokenizer's limit is estimated at once, as it arrives, and not kept. Clones
+/// share the kept text and its count: whichever asks first counts, once.
 #[derive(Debug, Clone)]
 pub struct PromptCount {
     overhead: i64,
@@ -95,7 +93,7 @@ struct KeptText {
 impl PromptCount {
     /// The estimate of `text` as `model` counts it, plus `overhead`.
     pub fn new(text: Estimator, model: &str, overhead: i64) -> PromptCount {
-        if text.len <= LAZY_MAX_BYTES {
+        if text.len <= TIKTOKEN_MAX_BYTES {
             return PromptCount::of_text(text.kept, model, overhead);
         }
         PromptCount {
@@ -114,7 +112,7 @@ impl PromptCount {
 
     /// [`PromptCount::new`] of a text given whole.
     pub fn of_text(text: String, model: &str, overhead: i64) -> PromptCount {
-        let text = if text.len() <= LAZY_MAX_BYTES {
+        let text = if text.len() <= TIKTOKEN_MAX_BYTES {
             PromptText::Kept(Arc::new(KeptText {
                 text,
                 counted: OnceLock::new(),
@@ -210,7 +208,7 @@ pub fn heuristic(text: &str) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Estimator, LAZY_MAX_BYTES, PromptCount, TIKTOKEN_MAX_BYTES, estimate, heuristic};
+    use super::{Estimator, PromptCount, TIKTOKEN_MAX_BYTES, estimate, heuristic};
 
     #[test]
     fn heuristic_counts_words_symbols_and_cjk() {
@@ -260,8 +258,9 @@ mod tests {
             String::new(),
             "hello".to_owned(),
             "Hello, world! 你好 tiktoken is great\n\t  ".to_owned(),
-            "ab ".repeat(LAZY_MAX_BYTES / 3),
-            "x".repeat(LAZY_MAX_BYTES + 1),
+            "ab ".repeat(4096 / 3),
+            "x".repeat(4097),
+            "word ".repeat(TIKTOKEN_MAX_BYTES / 5 + 1),
             "日本語のテキスト、".repeat(200),
         ];
         for model in ["gpt-4o-mini", "gpt-4", "claude-3-haiku"] {

@@ -14,7 +14,7 @@ use super::{Failure, Relay, Trace, admission, body, convert, overrides, respond,
 use crate::billing::{self, StreamBudget};
 use crate::config::{ChannelEntry, Options, Snapshot};
 use crate::edge;
-use crate::error::{GatewayError, RouteError, UpstreamError};
+use crate::error::{BillingError, GatewayError, RouteError, UpstreamError};
 use crate::routing;
 use crate::upstream::{self, UpstreamBody};
 use adapters::openai::{self, ParsedRequest, Usage};
@@ -60,13 +60,15 @@ impl From<UpstreamError> for AttemptError {
     }
 }
 
-/// Reads a whole upstream body, at most `cap` bytes, each frame within `idle`.
+/// Reads a whole upstream body, at most `cap` bytes, each frame within `idle`. A body that
+/// arrives in one piece is that piece, not a copy of it.
 pub async fn read_upstream(
     body: &mut UpstreamBody,
     cap: usize,
     idle: Duration,
 ) -> Result<Bytes, UpstreamError> {
-    let mut buf = BytesMut::new();
+    let mut first: Option<Bytes> = None;
+    let mut joined = BytesMut::new();
     loop {
         let data = match tokio::time::timeout(idle, body.chunk()).await {
             Err(_) => {
@@ -74,15 +76,24 @@ pub async fn read_upstream(
                     u64::try_from(idle.as_millis()).unwrap_or(u64::MAX),
                 ));
             }
-            Ok(None) => return Ok(buf.freeze()),
+            Ok(None) => return Ok(first.unwrap_or_else(|| joined.freeze())),
             Ok(Some(piece)) => piece?,
         };
-        if buf.len() + data.len() > cap {
+        let held = first.as_ref().map_or(joined.len(), Bytes::len);
+        if held + data.len() > cap {
             return Err(UpstreamError::BadBody(format!(
                 "answer larger than {cap} bytes"
             )));
         }
-        buf.extend_from_slice(&data);
+        match first.take() {
+            None if joined.is_empty() => first = Some(data),
+            None => joined.extend_from_slice(&data),
+            Some(earlier) => {
+                joined.reserve(earlier.len() + data.len());
+                joined.extend_from_slice(&earlier);
+                joined.extend_from_slice(&data);
+            }
+        }
     }
 }
 
@@ -157,16 +168,7 @@ pub async fn relay(
     let completion = job
         .max_tokens()
         .unwrap_or_else(|| opts.completion_allowance(&model));
-    // The reservation counts at least `pre_consumed_tokens` of prompt: a shorter prompt need
-    // not be counted for it.
-    let pre = billing::pre_quota(
-        &price,
-        job.prompt_estimate_at_least(opts.pre_consumed_tokens),
-        Some(completion),
-        opts.pre_consumed_tokens,
-        opts.quota_per_unit,
-    );
-    let mut reservation = admission::reserve(r, snap, &caller, pre, trace).await?;
+    let mut reservation = reserve(r, snap, &caller, &job, &price, completion, trace).await?;
     let result = {
         let mut budget = StreamBudget::new(&mut reservation, price, opts.quota_per_unit, &job);
         attempts(r, session, snap, &caller, &job, trace, &mut budget).await
@@ -188,6 +190,52 @@ pub async fn relay(
             reservation.refund();
             Err(failure)
         }
+    }
+}
+
+/// Holds the request's cost before it is sent: at least `pre_consumed_tokens` of prompt, plus
+/// the completion. A longer prompt is first bounded by its length, which counts nothing (no
+/// text has more tokens than bytes). A caller who can afford that bound has it held until the
+/// answer's usage settles the cost. Only a caller who cannot has the prompt counted, and is
+/// refused only when the counted cost does not fit either. So a long prompt goes through the
+/// tokenizer only near the end of a balance, and who is admitted is the same as if every prompt
+/// were counted.
+async fn reserve(
+    r: &Relay,
+    snap: &Snapshot,
+    caller: &edge::Caller,
+    job: &Job,
+    price: &billing::Price,
+    completion: i64,
+    trace: &Trace,
+) -> Result<billing::Reservation, Failure> {
+    let opts = &snap.options;
+    let floor = opts.pre_consumed_tokens;
+    let pre = |prompt: i64| {
+        billing::pre_quota(
+            price,
+            prompt.max(floor),
+            Some(completion),
+            floor,
+            opts.quota_per_unit,
+        )
+    };
+    let bound = pre(job.prompt_at_most());
+    let held = admission::reserve(r, snap, caller, bound, trace).await;
+    let short = matches!(
+        held,
+        Err(Failure::Gateway(GatewayError::Billing(
+            BillingError::UserQuotaShort { .. } | BillingError::TokenQuotaShort { .. }
+        )))
+    );
+    if !short {
+        return held;
+    }
+    let counted = pre(job.prompt_estimate_at_least(floor));
+    if counted < bound {
+        admission::reserve(r, snap, caller, counted, trace).await
+    } else {
+        held
     }
 }
 

@@ -22,6 +22,8 @@ use crate::error::UpstreamError;
 const IDLE: Duration = Duration::from_secs(90);
 /// Most idle connections kept, over all upstreams.
 const IDLE_CONNECTIONS: usize = 1024;
+/// How often idle connections are looked over for ones past their time or closed.
+const SWEEP_EVERY: Duration = Duration::from_secs(10);
 /// Bodies up to this size leave in the same write as the request's head.
 const ONE_WRITE_BODY: u64 = 64 * 1024;
 /// How long a resolved name is used before it is resolved again.
@@ -67,7 +69,7 @@ impl Target {
 impl Direct {
     pub fn new(connect_timeout: Duration) -> Direct {
         Direct {
-            pool: Arc::new(IdlePool::new(IDLE, IDLE_CONNECTIONS)),
+            pool: IdlePool::start(IDLE, IDLE_CONNECTIONS, SWEEP_EVERY),
             connect_timeout,
             names: Mutex::new(HashMap::new()),
         }
@@ -464,6 +466,33 @@ mod tests {
                 "authorization: bearer k\r\n",
             ] {
                 assert!(text.contains(line), "{line:?} in {text}");
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_whole_answer_is_its_one_piece_or_its_pieces_joined_within_the_cap() {
+        let (one_piece, _, _) = server(b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nabcde").await;
+        let (three_pieces, _, _) = server(
+            b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n\
+              2\r\nab\r\n3\r\ncde\r\n1\r\nf\r\n0\r\n\r\n",
+        )
+        .await;
+        let direct = Direct::new(Duration::from_secs(5));
+        let idle = Duration::from_secs(5);
+        for (port, whole) in [(one_piece, "abcde"), (three_pieces, "abcdef")] {
+            let target = Target::of(&request(port)).unwrap();
+            for (cap, fits) in [(64, true), (6, true), (5, port == one_piece), (4, false)] {
+                let answer = direct.send(&target, request(port)).await.unwrap();
+                let mut body = crate::upstream::UpstreamBody::Direct(Box::new(answer.into_body()));
+                let read = crate::relay::read_upstream(&mut body, cap, idle).await;
+                match read {
+                    Ok(bytes) => assert!(fits && bytes == whole.as_bytes(), "{cap}: {bytes:?}"),
+                    Err(e) => assert!(
+                        !fits && matches!(e, UpstreamError::BadBody(_)),
+                        "{cap}: {e}"
+                    ),
+                }
             }
         }
     }

@@ -1,17 +1,15 @@
 //! Idle plain-HTTP upstream connections kept for reuse: per address, the most recently used
 //! first; at most a fixed number in all; none older than the idle time, and none the server has
 //! closed or written to while idle (both seen from the socket's readiness, without a syscall
-//! unless the socket has something to read).
+//! unless the socket has something to read). A sweeper thread closes such connections while
+//! no request takes them, so a gateway whose traffic stopped holds no dead sockets.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use tokio::net::TcpStream;
-
-/// How often a put also looks over every address for connections past their time.
-const SWEEP_EVERY: Duration = Duration::from_secs(10);
 
 /// The idle connections of every upstream address.
 pub struct IdlePool {
@@ -24,7 +22,6 @@ struct Inner {
     /// Per address, oldest first.
     by_address: HashMap<SocketAddr, Vec<Idle>>,
     count: usize,
-    swept: Instant,
 }
 
 struct Idle {
@@ -45,17 +42,27 @@ impl Idle {
 }
 
 impl IdlePool {
-    /// A pool keeping connections idle at most `idle_for`, and at most `max` of them.
-    pub fn new(idle_for: Duration, max: usize) -> IdlePool {
-        IdlePool {
+    /// A pool keeping connections idle at most `idle_for`, and at most `max` of them, swept
+    /// every `sweep_every` by a thread of its own that ends once the pool is dropped.
+    pub fn start(idle_for: Duration, max: usize, sweep_every: Duration) -> Arc<IdlePool> {
+        let pool = Arc::new(IdlePool {
             idle_for,
             max,
             inner: Mutex::new(Inner {
                 by_address: HashMap::new(),
                 count: 0,
-                swept: Instant::now(),
             }),
+        });
+        let watched = Arc::downgrade(&pool);
+        let sweeper = std::thread::Builder::new()
+            .name("upstream-idle".into())
+            .stack_size(64 * 1024)
+            .spawn(move || sweep_while_alive(&watched, sweep_every));
+        if let Err(error) = sweeper {
+            // Still correct: a dead connection is dropped when a request would take it.
+            tracing::warn!(%error, "no sweeper for idle upstream connections");
         }
+        pool
     }
 
     fn locked(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -96,37 +103,41 @@ impl IdlePool {
 
     /// Keeps `stream`, just used to `address`, for another request (unless the pool is full).
     pub fn put(&self, address: SocketAddr, stream: TcpStream) {
+        let idle = Idle {
+            stream,
+            since: Instant::now(),
+        };
+        let refused = {
+            let mut inner = self.locked();
+            if inner.count < self.max {
+                inner.count += 1;
+                inner.by_address.entry(address).or_default().push(idle);
+                None
+            } else {
+                Some(idle)
+            }
+        };
+        // Closed outside the lock.
+        drop(refused);
+    }
+
+    /// Closes every kept connection that is past its idle time, closed or written to.
+    fn sweep(&self) {
         let now = Instant::now();
         let mut stale = Vec::new();
         {
             let mut inner = self.locked();
-            if now.duration_since(inner.swept) >= SWEEP_EVERY {
-                inner.swept = now;
-                let idle_for = self.idle_for;
-                let Inner {
-                    by_address, count, ..
-                } = &mut *inner;
-                by_address.retain(|_, idle| {
-                    let before = idle.len();
-                    let (keep, gone): (Vec<Idle>, Vec<Idle>) = std::mem::take(idle)
-                        .into_iter()
-                        .partition(|c| c.usable(now, idle_for));
-                    *count -= before - keep.len();
-                    stale.extend(gone);
-                    *idle = keep;
-                    !idle.is_empty()
-                });
-            }
-            if inner.count < self.max {
-                inner.count += 1;
-                inner
-                    .by_address
-                    .entry(address)
-                    .or_default()
-                    .push(Idle { stream, since: now });
-            } else {
-                stale.push(Idle { stream, since: now });
-            }
+            let Inner { by_address, count } = &mut *inner;
+            by_address.retain(|_, idle| {
+                let before = idle.len();
+                let (keep, gone): (Vec<Idle>, Vec<Idle>) = std::mem::take(idle)
+                    .into_iter()
+                    .partition(|c| c.usable(now, self.idle_for));
+                *count -= before - keep.len();
+                stale.extend(gone);
+                *idle = keep;
+                !idle.is_empty()
+            });
         }
         drop(stale);
     }
@@ -135,6 +146,17 @@ impl IdlePool {
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.locked().count
+    }
+}
+
+/// The sweeper thread's loop: a sweep every `every`, until the pool is gone.
+fn sweep_while_alive(pool: &Weak<IdlePool>, every: Duration) {
+    loop {
+        std::thread::sleep(every);
+        match pool.upgrade() {
+            Some(pool) => pool.sweep(),
+            None => return,
+        }
     }
 }
 
@@ -165,7 +187,7 @@ mod tests {
     async fn the_newest_connection_is_taken_and_closed_or_chatty_ones_are_dropped() {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
-        let pool = IdlePool::new(Duration::from_secs(90), 10);
+        let pool = IdlePool::start(Duration::from_secs(90), 10, Duration::from_secs(3600));
         let (a, _a_server) = pair(&listener).await;
         let (b, mut b_server) = pair(&listener).await;
         let (c, c_server) = pair(&listener).await;
@@ -191,7 +213,7 @@ mod tests {
     async fn connections_past_their_idle_time_or_the_limit_are_not_kept() {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
-        let pool = IdlePool::new(Duration::from_millis(50), 2);
+        let pool = IdlePool::start(Duration::from_millis(50), 2, Duration::from_secs(3600));
         let mut servers = Vec::new();
         for _ in 0..3 {
             let (ours, theirs) = pair(&listener).await;
@@ -202,5 +224,47 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(60)).await;
         assert!(pool.take(address).is_none(), "too old");
         assert_eq!(pool.len(), 0);
+    }
+
+    /// Waits until `done` holds, at most 10 s.
+    async fn until(mut done: impl FnMut() -> bool) -> bool {
+        for _ in 0..1000 {
+            if done() {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        done()
+    }
+
+    #[tokio::test]
+    async fn the_sweeper_closes_dead_and_old_connections_while_no_request_comes() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let pool = IdlePool::start(Duration::from_secs(2), 10, Duration::from_millis(20));
+        let (closed, closed_server) = pair(&listener).await;
+        let (old, _old_server) = pair(&listener).await;
+        let put_at = Instant::now();
+        pool.put(address, old);
+        pool.put(address, closed);
+        drop(closed_server);
+        assert!(
+            until(|| pool.len() == 1).await,
+            "the connection its server closed is gone"
+        );
+        assert!(
+            put_at.elapsed() < Duration::from_secs(2),
+            "too slow to tell the two apart"
+        );
+        assert!(
+            until(|| pool.len() == 0).await,
+            "the one past its idle time is gone"
+        );
+        let watched = Arc::downgrade(&pool);
+        drop(pool);
+        assert!(
+            until(|| watched.upgrade().is_none()).await,
+            "the sweeper does not keep the pool alive"
+        );
     }
 }
