@@ -211,14 +211,9 @@ async fn reserve(
 ) -> Result<billing::Reservation, Failure> {
     let opts = &snap.options;
     let floor = opts.pre_consumed_tokens;
+    // `pre_quota` takes at least `floor` of prompt itself.
     let pre = |prompt: i64| {
-        billing::pre_quota(
-            price,
-            prompt.max(floor),
-            Some(completion),
-            floor,
-            opts.quota_per_unit,
-        )
+        billing::pre_quota(price, prompt, Some(completion), floor, opts.quota_per_unit)
     };
     let bound = pre(job.prompt_at_most());
     let held = admission::reserve(r, snap, caller, bound, trace).await;

@@ -471,7 +471,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_whole_answer_is_its_one_piece_or_its_pieces_joined_within_the_cap() {
+    async fn a_whole_answer_in_one_piece_or_several_is_read_within_the_cap() {
         let (one_piece, _, _) = server(b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nabcde").await;
         let (three_pieces, _, _) = server(
             b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n\
