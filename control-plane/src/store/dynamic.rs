@@ -3,14 +3,20 @@
 //! which PostgreSQL rejects); batch statements on SQLite use `?` instead ([`DynQuery::batch`]).
 //! Only `&'static str` fragments are accepted, so values can only enter as bound parameters.
 
+use std::sync::Arc;
+
 use sqlx::any::AnyArguments;
 use sqlx::query::{Query, QueryAs};
-use sqlx::{Any, Arguments, AssertSqlSafe, FromRow};
+use sqlx::sqlite::SqliteArguments;
+use sqlx::{Any, Arguments, AssertSqlSafe, FromRow, Sqlite};
 
 /// A parameter value.
 #[derive(Debug, Clone)]
 enum Bind {
     Text(String),
+    /// Text several values share (the same name in every row of a batch): SQLite's native
+    /// driver binds it without a copy of its own.
+    Shared(Arc<str>),
     Int(i64),
     /// Text or NULL.
     OptText(Option<String>),
@@ -57,6 +63,25 @@ impl DynQuery {
         self.push_placeholder()
     }
 
+    /// Appends a placeholder bound to a shared text value (see [`SharedText`]).
+    pub fn bind_shared(&mut self, value: Arc<str>) -> &mut Self {
+        self.binds.push(Bind::Shared(value));
+        self.push_placeholder()
+    }
+
+    /// Binds `value` to the next of the `$N` placeholders the fixed SQL already holds (a
+    /// statement that names a parameter more than once).
+    pub fn value_text(&mut self, value: impl Into<String>) -> &mut Self {
+        self.binds.push(Bind::Text(value.into()));
+        self
+    }
+
+    /// Binds `value` to the next of the `$N` placeholders the fixed SQL already holds.
+    pub fn value_int(&mut self, value: i64) -> &mut Self {
+        self.binds.push(Bind::Int(value));
+        self
+    }
+
     /// Appends a placeholder bound to an integer.
     pub fn bind_int(&mut self, value: i64) -> &mut Self {
         self.binds.push(Bind::Int(value));
@@ -85,11 +110,28 @@ impl DynQuery {
         for bind in &self.binds {
             query = match bind {
                 Bind::Text(v) => query.bind(v.clone()),
+                Bind::Shared(v) => query.bind(v.to_string()),
                 Bind::Int(v) => query.bind(*v),
                 Bind::OptText(v) => query.bind(v.clone()),
             };
         }
         query
+    }
+
+    /// The query for SQLite's native driver, taking the values: text is handed over without a
+    /// copy (the `Any` driver copies every text value twice more before SQLite copies it).
+    pub fn into_sqlite_query(self) -> Result<Query<'static, Sqlite, SqliteArguments>, sqlx::Error> {
+        let mut args = SqliteArguments::default();
+        for bind in self.binds {
+            match bind {
+                Bind::Text(v) => args.add(v),
+                Bind::Shared(v) => args.add(v),
+                Bind::Int(v) => args.add(v),
+                Bind::OptText(v) => args.add(v),
+            }
+            .map_err(sqlx::Error::Encode)?;
+        }
+        Ok(sqlx::query_with(AssertSqlSafe(self.sql), args))
     }
 
     /// The query mapped to rows of `T`, taking the values instead of copying them.
@@ -116,6 +158,7 @@ impl DynQuery {
         for bind in &self.binds {
             query = match bind {
                 Bind::Text(v) => query.bind(v.clone()),
+                Bind::Shared(v) => query.bind(v.to_string()),
                 Bind::Int(v) => query.bind(*v),
                 Bind::OptText(v) => query.bind(v.clone()),
             };
@@ -140,12 +183,34 @@ fn arguments(binds: Vec<Bind>) -> Result<AnyArguments, sqlx::Error> {
     for bind in binds {
         match bind {
             Bind::Text(v) => args.add(v),
+            Bind::Shared(v) => args.add(v.to_string()),
             Bind::Int(v) => args.add(v),
             Bind::OptText(v) => args.add(v),
         }
         .map_err(sqlx::Error::Encode)?;
     }
     Ok(args)
+}
+
+/// Hands out one shared copy of a text column's value while it repeats from row to row (a
+/// batch's rows mostly have the same user, token, model and details).
+#[derive(Default)]
+pub struct SharedText<'a> {
+    last: Option<(&'a str, Arc<str>)>,
+}
+
+impl<'a> SharedText<'a> {
+    /// `value` as a shared string: the previous one when it is equal.
+    pub fn get(&mut self, value: &'a str) -> Arc<str> {
+        match &self.last {
+            Some((text, shared)) if *text == value => shared.clone(),
+            _ => {
+                let shared: Arc<str> = Arc::from(value);
+                self.last = Some((value, shared.clone()));
+                shared
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -175,5 +240,19 @@ mod tests {
             q.bind_int(1).push(", ").bind_text("x").push(")");
             assert_eq!(q.sql(), sql);
         }
+    }
+
+    #[test]
+    fn shared_text_hands_out_one_copy_while_the_value_repeats() {
+        let mut shared = SharedText::default();
+        let a = shared.get("alice");
+        let again = shared.get("alice");
+        let b = shared.get("bob");
+        assert!(Arc::ptr_eq(&a, &again));
+        assert_eq!(&*b, "bob");
+        assert!(
+            !Arc::ptr_eq(&shared.get("alice"), &a),
+            "only the last value is kept"
+        );
     }
 }

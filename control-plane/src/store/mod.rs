@@ -3,6 +3,7 @@
 
 pub mod abilities;
 pub mod auth_attempts;
+pub mod batch_tx;
 pub mod channels;
 pub mod checkins;
 pub mod config_changes;
@@ -52,6 +53,9 @@ impl DbKind {
 pub struct Db {
     pub pool: AnyPool,
     pub kind: DbKind,
+    /// On a SQLite file, the same file through SQLite's own driver, for the usage ingest's
+    /// batch statements (see [`batch_tx`]); connects when first used.
+    pub sqlite: Option<sqlx::SqlitePool>,
 }
 
 /// Why the database could not be opened.
@@ -107,10 +111,12 @@ impl Db {
             });
         }
         let pool = options.connect(&url).await?;
+        let mut sqlite = None;
         if kind == DbKind::Sqlite {
             pool.execute("PRAGMA journal_mode = WAL").await?;
+            sqlite = native_sqlite(&url)?;
         }
-        Ok(Db { pool, kind })
+        Ok(Db { pool, kind, sqlite })
     }
 
     /// Applies the migrations of this database's engine.
@@ -129,6 +135,27 @@ impl Db {
         }
         Ok(())
     }
+}
+
+/// Most connections of the native SQLite pool: SQLite has one writer at a time.
+const NATIVE_SQLITE_CONNECTIONS: u32 = 2;
+
+/// A lazily connected native pool on the SQLite file of `url`, with the settings of the `Any`
+/// pool's connections (the driver's defaults, foreign keys on, a 10 s busy timeout); none for
+/// an in-memory database, which a second pool would not share.
+fn native_sqlite(url: &str) -> Result<Option<sqlx::SqlitePool>, DbError> {
+    if url.contains(":memory:") || url.contains("mode=memory") {
+        return Ok(None);
+    }
+    let options = url
+        .parse::<sqlx::sqlite::SqliteConnectOptions>()?
+        .busy_timeout(std::time::Duration::from_secs(10))
+        .foreign_keys(true);
+    Ok(Some(
+        sqlx::sqlite::SqlitePoolOptions::new()
+            .max_connections(NATIVE_SQLITE_CONNECTIONS)
+            .connect_lazy_with(options),
+    ))
 }
 
 /// Hides the password of a database URL for messages.

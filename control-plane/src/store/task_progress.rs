@@ -5,6 +5,7 @@
 use sqlx::Row;
 
 use super::Db;
+use super::dynamic::DynQuery;
 use super::logs::{EventLog, LogType};
 
 /// The platform of drawing tasks (table `midjourneys`); every other platform is in `tasks`.
@@ -37,54 +38,49 @@ pub struct Payer<'a> {
     pub created_at: i64,
 }
 
-/// Stores a submitted task in the ingest's transaction (once: by its request id).
-pub async fn insert<'e, E>(executor: E, t: &SubmittedTask, p: Payer<'_>) -> Result<(), sqlx::Error>
-where
-    E: sqlx::Executor<'e, Database = sqlx::Any>,
-{
+/// The statement that stores a submitted task in the ingest's transaction (once: by its
+/// request id).
+pub fn insert(t: &SubmittedTask, p: Payer<'_>) -> DynQuery {
     if t.platform == MJ {
-        sqlx::query(
+        let mut q = DynQuery::new(
             "INSERT INTO midjourneys (code, user_id, action, mj_id, prompt, description, \
              submit_time, status, progress, channel_id, quota, token_id, request_id, properties, \
              next_poll) VALUES ($1, $2, $3, $4, $5, $6, $7, 'SUBMITTED', '0%', $8, $9, $10, $11, \
              $12, $13) ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING",
-        )
-        .bind(t.code)
-        .bind(p.user_id)
-        .bind(&t.action)
-        .bind(&t.task_id)
-        .bind(&t.prompt)
-        .bind(&t.description)
-        .bind(p.created_at.saturating_mul(1000))
-        .bind(p.channel_id)
-        .bind(p.quota)
-        .bind(p.token_id)
-        .bind(p.request_id)
-        .bind(&t.properties)
-        .bind(p.created_at)
-        .execute(executor)
-        .await?;
+        );
+        q.value_int(t.code)
+            .value_int(p.user_id)
+            .value_text(t.action.as_str())
+            .value_text(t.task_id.as_str())
+            .value_text(t.prompt.as_str())
+            .value_text(t.description.as_str())
+            .value_int(p.created_at.saturating_mul(1000))
+            .value_int(p.channel_id)
+            .value_int(p.quota)
+            .value_int(p.token_id)
+            .value_text(p.request_id)
+            .value_text(t.properties.as_str())
+            .value_int(p.created_at);
+        q
     } else {
-        sqlx::query(
+        let mut q = DynQuery::new(
             "INSERT INTO tasks (created_at, updated_at, task_id, platform, user_id, channel_id, \
              quota, action, status, submit_time, progress, token_id, request_id, prompt, \
              next_poll) VALUES ($1, $1, $2, $3, $4, $5, $6, $7, 'SUBMITTED', $1, '0%', $8, $9, \
              $10, $1) ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING",
-        )
-        .bind(p.created_at)
-        .bind(&t.task_id)
-        .bind(&t.platform)
-        .bind(p.user_id)
-        .bind(p.channel_id)
-        .bind(p.quota)
-        .bind(&t.action)
-        .bind(p.token_id)
-        .bind(p.request_id)
-        .bind(&t.prompt)
-        .execute(executor)
-        .await?;
+        );
+        q.value_int(p.created_at)
+            .value_text(t.task_id.as_str())
+            .value_text(t.platform.as_str())
+            .value_int(p.user_id)
+            .value_int(p.channel_id)
+            .value_int(p.quota)
+            .value_text(t.action.as_str())
+            .value_int(p.token_id)
+            .value_text(p.request_id)
+            .value_text(t.prompt.as_str());
+        q
     }
-    Ok(())
 }
 
 /// A task as last seen at its provider (what gateways answer fetches with).

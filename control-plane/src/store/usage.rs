@@ -5,7 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::dynamic::DynQuery;
+use super::batch_tx::BatchTx;
+use super::dynamic::{DynQuery, SharedText};
 use super::logs::LogType;
 use super::{Db, DbKind};
 use crate::domain::usage::{self as rules, RecordView, Rejection};
@@ -206,27 +207,34 @@ async fn write(
     recording: Recording,
     census: Census,
 ) -> Result<Option<IngestOutcome>, sqlx::Error> {
-    let mut tx = db.pool.begin().await?;
+    let mut tx = BatchTx::begin(db).await?;
     let mut outcome = IngestOutcome::default();
     let mut accepted = Vec::with_capacity(rows.len());
     for (row, verdict) in rows.iter().zip(verdicts) {
         match verdict {
             Ok(()) => accepted.push(row),
             Err(rejection) => {
-                sqlx::query(
+                let mut q = DynQuery::new(
                     "INSERT INTO usage_rejections (created_at, gateway_id, request_id, user_id, \
-                     token_id, quota, reason, record) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                )
-                .bind(super::now())
-                .bind(rules::storable(gateway_id, rules::MAX_NAME))
-                .bind(rules::storable(&row.request_id, rules::MAX_REQUEST_ID))
-                .bind(row.user_id)
-                .bind(row.token_id)
-                .bind(row.quota)
-                .bind(rules::storable(&rejection.message, 1024))
-                .bind(row.describe())
-                .execute(&mut *tx)
-                .await?;
+                     token_id, quota, reason, record) VALUES (",
+                );
+                q.bind_int(super::now())
+                    .push(", ")
+                    .bind_text(rules::storable(gateway_id, rules::MAX_NAME))
+                    .push(", ")
+                    .bind_text(rules::storable(&row.request_id, rules::MAX_REQUEST_ID))
+                    .push(", ")
+                    .bind_int(row.user_id)
+                    .push(", ")
+                    .bind_int(row.token_id)
+                    .push(", ")
+                    .bind_int(row.quota)
+                    .push(", ")
+                    .bind_text(rules::storable(&rejection.message, 1024))
+                    .push(", ")
+                    .bind_text(row.describe())
+                    .push(")");
+                tx.execute(q).await?;
                 outcome.rejected.push(RejectedRow {
                     request_id: rules::storable(&row.request_id, rules::MAX_REQUEST_ID),
                     code: rejection.code,
@@ -272,8 +280,7 @@ async fn write(
             continue;
         }
         if let (Some(task), Some(request_id)) = (&row.task, request_id(row)) {
-            super::task_progress::insert(
-                &mut *tx,
+            tx.execute(super::task_progress::insert(
                 task,
                 super::task_progress::Payer {
                     request_id,
@@ -283,7 +290,7 @@ async fn write(
                     quota: row.quota,
                     created_at: row.created_at,
                 },
-            )
+            ))
             .await?;
         }
         for (map, id) in [
@@ -314,16 +321,13 @@ async fn write(
     charge_balances(&mut tx, kind, Balance::Channels, &channels).await?;
     add_rollups(&mut tx, kind, &hours).await?;
     if receipts && rand::random::<u16>().is_multiple_of(256) {
-        sqlx::query("DELETE FROM usage_receipts WHERE created_at < $1")
-            .bind(super::now() - RECEIPT_DAYS * 86_400)
-            .execute(&mut *tx)
-            .await?;
+        let mut q = DynQuery::new("DELETE FROM usage_receipts WHERE created_at < ");
+        q.bind_int(super::now() - RECEIPT_DAYS * 86_400);
+        tx.execute(q).await?;
     }
     tx.commit().await?;
     Ok(Some(outcome))
 }
-
-type Tx = sqlx::Transaction<'static, sqlx::Any>;
 
 /// Most rows per multi-row statement on SQLite (PostgreSQL binds a batch as one JSON value): 18
 /// values each stays well under SQLite's limit of 32 766 bound parameters.
@@ -351,21 +355,19 @@ fn statement_chunks<T>(items: &[T]) -> impl Iterator<Item = &[T]> {
 /// Stores a receipt for a consumption row that gets no log row; false when its request id is
 /// already stored (as a receipt, or as a log row of the record, which has the same time).
 async fn insert_receipt(
-    tx: &mut Tx,
+    tx: &mut BatchTx,
     request_id: &str,
     created_at: i64,
 ) -> Result<bool, sqlx::Error> {
-    let inserted = sqlx::query(
+    let mut q = DynQuery::new(
         "INSERT INTO usage_receipts (request_id, created_at) SELECT $1, $2 \
          WHERE NOT EXISTS (SELECT 1 FROM logs WHERE request_id = $1 AND created_at = $3) \
          ON CONFLICT (request_id) DO NOTHING",
-    )
-    .bind(request_id)
-    .bind(super::now())
-    .bind(created_at)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
+    );
+    q.value_text(request_id)
+        .value_int(super::now())
+        .value_int(created_at);
+    let inserted = tx.execute(q).await?;
     Ok(inserted > 0)
 }
 
@@ -374,7 +376,7 @@ async fn insert_receipt(
 /// was already stored, as a log row, a receipt or an earlier row of the same batch), or `None`
 /// when [`Census::Count`] found a row not stored.
 async fn insert_logs(
-    tx: &mut Tx,
+    tx: &mut BatchTx,
     kind: DbKind,
     rows: &[&UsageRow],
     census: Census,
@@ -392,7 +394,7 @@ async fn insert_logs(
         if census == Census::Count {
             // A row without a request id is always inserted, one with an id when it is new: the
             // count is the chunk's length exactly when every row was stored.
-            let inserted = q.into_query()?.execute(&mut **tx).await?.rows_affected();
+            let inserted = tx.execute(q).await?;
             if inserted != chunk.len() as u64 {
                 return Ok(None);
             }
@@ -400,9 +402,8 @@ async fn insert_logs(
             continue;
         }
         q.push(" RETURNING request_id");
-        let returned: Vec<(Option<String>,)> = q.into_query_as()?.fetch_all(&mut **tx).await?;
         let mut new_ids: std::collections::HashSet<String> =
-            returned.into_iter().filter_map(|(id,)| id).collect();
+            tx.fetch_texts(q).await?.into_iter().flatten().collect();
         stored.extend(
             chunk
                 .iter()
@@ -515,6 +516,16 @@ fn log_rows_as_values(rows: &[&UsageRow]) -> DynQuery {
          column17, column18 FROM (VALUES ",
         ),
     );
+    // One shared copy per column while the value repeats from row to row.
+    let [
+        mut content,
+        mut username,
+        mut token_name,
+        mut model_name,
+        mut group,
+        mut ip,
+        mut other,
+    ] = std::array::from_fn(|_| SharedText::default());
     for (i, row) in rows.iter().enumerate() {
         q.push(if i == 0 { "(" } else { ", (" });
         q.bind_int(row.user_id)
@@ -523,13 +534,13 @@ fn log_rows_as_values(rows: &[&UsageRow]) -> DynQuery {
             .push(", ")
             .bind_int(row.kind)
             .push(", ")
-            .bind_text(row.content.as_str())
+            .bind_shared(content.get(&row.content))
             .push(", ")
-            .bind_text(row.username.as_str())
+            .bind_shared(username.get(&row.username))
             .push(", ")
-            .bind_text(row.token_name.as_str())
+            .bind_shared(token_name.get(&row.token_name))
             .push(", ")
-            .bind_text(row.model_name.as_str())
+            .bind_shared(model_name.get(&row.model_name))
             .push(", ")
             .bind_int(row.quota)
             .push(", ")
@@ -545,13 +556,13 @@ fn log_rows_as_values(rows: &[&UsageRow]) -> DynQuery {
             .push(", ")
             .bind_int(row.token_id)
             .push(", ")
-            .bind_text(row.group.as_str())
+            .bind_shared(group.get(&row.group))
             .push(", ")
-            .bind_text(row.ip.as_str())
+            .bind_shared(ip.get(&row.ip))
             .push(", ")
             .bind_opt_text(request_id(row).map(str::to_owned))
             .push(", ")
-            .bind_text(row.other.as_str())
+            .bind_shared(other.get(&row.other))
             .push(")");
     }
     q.push(
@@ -629,7 +640,7 @@ fn json_array<T: serde::Serialize>(rows: &[T]) -> Result<String, sqlx::Error> {
 /// rows are locked in key order first, so concurrent batches cannot deadlock each other; SQLite
 /// has one writer at a time.
 async fn charge_balances(
-    tx: &mut Tx,
+    tx: &mut BatchTx,
     kind: DbKind,
     balance: Balance,
     sums: &BTreeMap<i64, Charge>,
@@ -653,14 +664,14 @@ async fn charge_balances(
         lock.push("SELECT column1 FROM json_to_recordset(")
             .bind_text(json.clone())
             .push("::json) AS v(column1 BIGINT)) ORDER BY id FOR UPDATE");
-        lock.into_query()?.execute(&mut **tx).await?;
+        tx.execute(lock).await?;
         let mut update = DynQuery::new(balance.update());
         update
             .push("json_to_recordset(")
             .bind_text(json)
             .push("::json) AS v(column1 BIGINT, column2 BIGINT, column3 BIGINT, column4 BIGINT)")
             .push(balance.join());
-        update.into_query()?.execute(&mut **tx).await?;
+        tx.execute(update).await?;
         return Ok(());
     }
     let sums: Vec<(&i64, &Charge)> = sums.iter().collect();
@@ -679,7 +690,7 @@ async fn charge_balances(
                 .push(")");
         }
         q.push(") AS v").push(balance.join());
-        q.into_query()?.execute(&mut **tx).await?;
+        tx.execute(q).await?;
     }
     Ok(())
 }
@@ -699,7 +710,7 @@ struct HourJson<'a> {
 /// Adds the batch's hourly sums to the roll-ups (keys in order): one statement on PostgreSQL,
 /// one per chunk on SQLite.
 async fn add_rollups(
-    tx: &mut Tx,
+    tx: &mut BatchTx,
     kind: DbKind,
     hours: &BTreeMap<(i64, &str, i64), HourSum>,
 ) -> Result<(), sqlx::Error> {
@@ -730,7 +741,7 @@ async fn add_rollups(
                  created_at BIGINT, token_used BIGINT, count BIGINT, quota BIGINT)",
             )
             .push(ROLLUP_CONFLICT);
-        q.into_query()?.execute(&mut **tx).await?;
+        tx.execute(q).await?;
         return Ok(());
     }
     let hours: Vec<_> = hours.iter().collect();
@@ -758,7 +769,7 @@ async fn add_rollups(
                 .push(")");
         }
         q.push(ROLLUP_CONFLICT);
-        q.into_query()?.execute(&mut **tx).await?;
+        tx.execute(q).await?;
     }
     Ok(())
 }
