@@ -51,6 +51,14 @@ impl DynQuery {
         }
     }
 
+    /// Makes room for `sql` more bytes of text and `binds` more values, so that a batch
+    /// statement is built without growing its buffers again and again.
+    pub fn reserve(&mut self, sql: usize, binds: usize) -> &mut Self {
+        self.sql.reserve(sql);
+        self.binds.reserve(binds);
+        self
+    }
+
     /// Appends a fixed fragment.
     pub fn push(&mut self, fragment: &'static str) -> &mut Self {
         self.sql.push_str(fragment);
@@ -122,6 +130,7 @@ impl DynQuery {
     /// copy (the `Any` driver copies every text value twice more before SQLite copies it).
     pub fn into_sqlite_query(self) -> Result<Query<'static, Sqlite, SqliteArguments>, sqlx::Error> {
         let mut args = SqliteArguments::default();
+        args.reserve(self.binds.len(), 0);
         for bind in self.binds {
             match bind {
                 Bind::Text(v) => args.add(v),
@@ -180,6 +189,7 @@ impl DynQuery {
 /// The bound values as the driver's arguments, moved rather than copied.
 fn arguments(binds: Vec<Bind>) -> Result<AnyArguments, sqlx::Error> {
     let mut args = AnyArguments::default();
+    args.reserve(binds.len(), 0);
     for bind in binds {
         match bind {
             Bind::Text(v) => args.add(v),
