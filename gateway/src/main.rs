@@ -208,7 +208,13 @@ fn main() -> anyhow::Result<()> {
         )
     };
     let otel = match &otel_rt {
-        Some(rt) => start_tracing(&state, rt.handle())?,
+        Some(rt) => {
+            // Its threads starving (at idle priority) promotes the background threads.
+            gateway::sched::governor().watch(Box::new(gateway::sched::RuntimePing::new(
+                rt.handle().clone(),
+            )));
+            start_tracing(&state, rt.handle())?
+        }
         None => None,
     };
     tracing::info!(listen = opts.listen, admin = ?opts.admin_listen, version = raw.version, "gateway starting");
@@ -249,6 +255,10 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         .on_thread_start(gateway::sched::background)
         .enable_all()
         .build()?;
+    // Its threads starving (at idle priority) promotes the background threads.
+    gateway::sched::governor().watch(Box::new(gateway::sched::RuntimePing::new(
+        rt.handle().clone(),
+    )));
     let _guard = rt.enter();
     let token = match &args.sync_token_file {
         Some(path) => Some(link::read_token_file(path, Duration::from_secs(30))?),

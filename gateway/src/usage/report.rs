@@ -206,7 +206,12 @@ pub fn start(
         tracing::error!(error = %err, "cannot read the usage spool at start");
     }
     let wake = Arc::new(Notify::new());
-    let (queue, writer) = writer::spawn(spool.clone(), capacity, wake.clone());
+    let (queue, writer) = writer::spawn(
+        spool.clone(),
+        capacity,
+        wake.clone(),
+        crate::sched::governor(),
+    );
     let (stop_tx, stop_rx) = oneshot::channel();
     let (done_tx, done_rx) = oneshot::channel();
     let reporter = Reporter {

@@ -3,7 +3,7 @@
 //! commit, at most one every [`COMMIT_EVERY`]).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -12,6 +12,7 @@ use tokio::sync::{Notify, oneshot};
 use super::UsageRecord;
 use super::drops::{DropReason, Drops};
 use super::spool::Spool;
+use crate::sched::Governor;
 
 /// Groups are committed at most this often; records arriving meanwhile join the next group.
 pub const COMMIT_EVERY: Duration = Duration::from_millis(10);
@@ -31,14 +32,60 @@ pub struct Queue {
     /// Records accepted and not yet durable (queued or in the group being written).
     pending: Arc<AtomicUsize>,
     capacity: usize,
+    /// Pending records past which the writer (with every background thread) is promoted from
+    /// idle priority: it is not getting the CPU it needs (see [`crate::sched`]).
+    promote_at: usize,
+    lag: Arc<QueueLag>,
+    governor: &'static Governor,
     drops: Arc<Drops>,
+}
+
+/// How long the queue's oldest record has waited: the writer is behind (see [`crate::sched`])
+/// when a record waits longer than [`crate::sched::LATE`].
+struct QueueLag {
+    pending: Arc<AtomicUsize>,
+    epoch: Instant,
+    /// Roughly when the oldest pending record arrived, in milliseconds since `epoch` (stamped
+    /// when the queue turns non-empty, and at a commit that leaves records behind).
+    oldest_ms: AtomicU64,
+}
+
+impl QueueLag {
+    fn stamp_oldest(&self, at: Instant) {
+        let ms =
+            u64::try_from(at.saturating_duration_since(self.epoch).as_millis()).unwrap_or(u64::MAX);
+        self.oldest_ms.store(ms, Ordering::Release);
+    }
+}
+
+impl crate::sched::Backlog for Arc<QueueLag> {
+    fn behind(&self, now: Instant) -> bool {
+        if self.pending.load(Ordering::Acquire) == 0 {
+            return false;
+        }
+        let now_ms = u64::try_from(now.saturating_duration_since(self.epoch).as_millis())
+            .unwrap_or(u64::MAX);
+        let waited = now_ms.saturating_sub(self.oldest_ms.load(Ordering::Acquire));
+        u128::from(waited) > crate::sched::LATE.as_millis()
+    }
+}
+
+/// The promotion mark of a queue of `capacity` records: an eighth of it.
+fn promote_at(capacity: usize) -> usize {
+    (capacity / 8).max(1)
 }
 
 impl Queue {
     /// Hands `record` to the writer, or drops (and counts) it when `capacity` records are
     /// already waiting for the disk.
     pub fn push(&self, record: UsageRecord) -> Result<(), DropReason> {
-        if self.pending.fetch_add(1, Ordering::AcqRel) >= self.capacity {
+        let before = self.pending.fetch_add(1, Ordering::AcqRel);
+        if before == 0 {
+            self.lag.stamp_oldest(Instant::now());
+        } else if before == self.promote_at {
+            self.governor.promote();
+        }
+        if before >= self.capacity {
             self.pending.fetch_sub(1, Ordering::AcqRel);
             self.drops.add(
                 DropReason::QueueFull,
@@ -83,27 +130,46 @@ impl WriterHandle {
 }
 
 /// Starts the writer thread: records pushed into the returned queue (at most `capacity`
-/// not yet durable) are appended to `spool`; `wake` is notified after every group.
-pub fn spawn(spool: Arc<Spool>, capacity: usize, wake: Arc<Notify>) -> (Queue, WriterHandle) {
+/// not yet durable) are appended to `spool`; `wake` is notified after every group. The thread
+/// and the queue's backlog belong to `governor` (see [`crate::sched`]).
+pub fn spawn(
+    spool: Arc<Spool>,
+    capacity: usize,
+    wake: Arc<Notify>,
+    governor: &'static Governor,
+) -> (Queue, WriterHandle) {
     let (tx, rx) = mpsc::channel();
     let pending = Arc::new(AtomicUsize::new(0));
+    let lag = Arc::new(QueueLag {
+        pending: pending.clone(),
+        epoch: Instant::now(),
+        oldest_ms: AtomicU64::new(0),
+    });
+    // This queue's backlog promotes the background threads when they starve: from now on they
+    // may run at idle priority.
+    governor.watch(Box::new(lag.clone()));
+    governor.engage();
     let (done_tx, done_rx) = oneshot::channel();
     let queue = Queue {
         tx: tx.clone(),
         pending: pending.clone(),
         capacity: capacity.max(1),
+        promote_at: promote_at(capacity),
+        lag: lag.clone(),
+        governor,
         drops: spool.drops().clone(),
     };
     let writer = Writer {
         rx,
         spool,
         pending,
+        lag,
         wake,
     };
     let spawned = std::thread::Builder::new()
         .name("usage-spool".into())
         .spawn(move || {
-            crate::sched::background();
+            governor.register_current();
             writer.run();
             let _ = done_tx.send(());
         });
@@ -122,6 +188,7 @@ struct Writer {
     rx: mpsc::Receiver<Msg>,
     spool: Arc<Spool>,
     pending: Arc<AtomicUsize>,
+    lag: Arc<QueueLag>,
     wake: Arc<Notify>,
 }
 
@@ -176,8 +243,16 @@ impl Writer {
         let n = group.len();
         // Dropped records (bound, disk) are counted by the spool; either way they are no
         // longer waiting for the disk.
+        let taken = Instant::now();
         self.spool.append(group);
-        self.pending.fetch_sub(n, Ordering::AcqRel);
+        let left = self
+            .pending
+            .fetch_sub(n, Ordering::AcqRel)
+            .saturating_sub(n);
+        if left > 0 {
+            // What arrived during the write is younger than the group.
+            self.lag.stamp_oldest(taken);
+        }
         self.wake.notify_one();
     }
 }
@@ -189,11 +264,16 @@ mod tests {
     use crate::usage::spool::DEFAULT_MAX_BYTES;
     use crate::usage::spool::tests::{FaultyDisk, rec};
 
+    /// A governor of the test's own (the process's is shared by every test).
+    fn governor() -> &'static Governor {
+        Box::leak(Box::new(Governor::for_process()))
+    }
+
     fn writer(capacity: usize) -> (Arc<FaultyDisk>, Arc<Spool>, Queue, WriterHandle) {
         let dir = tempfile::tempdir().unwrap().keep();
         let disk = Arc::new(FaultyDisk::default());
         let spool = Arc::new(Spool::open_with(&dir, DEFAULT_MAX_BYTES, disk.clone()).unwrap());
-        let (queue, handle) = spawn(spool.clone(), capacity, Arc::new(Notify::new()));
+        let (queue, handle) = spawn(spool.clone(), capacity, Arc::new(Notify::new()), governor());
         (disk, spool, queue, handle)
     }
 
@@ -253,6 +333,64 @@ mod tests {
         }
         settle(&queue);
         assert_eq!(spool.depth(), 10);
+    }
+
+    #[test]
+    fn a_record_waiting_past_the_late_mark_is_a_backlog() {
+        use crate::sched::{Backlog, LATE};
+        let (disk, _spool, queue, _handle) = writer(100);
+        assert!(!queue.lag.behind(Instant::now() + LATE * 10));
+        disk.hang(true);
+        let pushed = Instant::now();
+        queue.push(rec("stuck")).unwrap();
+        assert!(!queue.lag.behind(pushed));
+        assert!(queue.lag.behind(pushed + LATE * 2));
+        disk.hang(false);
+        settle(&queue);
+        assert!(!queue.lag.behind(pushed + LATE * 2));
+    }
+
+    #[test]
+    fn with_every_core_busy_the_writer_is_promoted_and_keeps_up() {
+        // Far below the promotion mark: only the watchdog can promote.
+        let (_disk, spool, queue, _handle) = writer(1_000_000);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let spinning = Arc::new(AtomicUsize::new(0));
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let busy: Vec<_> = (0..cores)
+            .map(|_| {
+                let (stop, spinning) = (stop.clone(), spinning.clone());
+                std::thread::spawn(move || {
+                    spinning.fetch_add(1, Ordering::SeqCst);
+                    while !stop.load(Ordering::Relaxed) {
+                        std::hint::spin_loop();
+                    }
+                })
+            })
+            .collect();
+        while spinning.load(Ordering::SeqCst) < cores {
+            std::thread::yield_now();
+        }
+        let adaptive = queue.governor.mode() == crate::sched::Mode::Idle;
+        // More work than idle priority's sliver of a busy core gets done in seconds.
+        for i in 0..20_000 {
+            queue.push(rec(&format!("r{i}"))).unwrap();
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while queue.pending() > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        stop.store(true, Ordering::Relaxed);
+        for b in busy {
+            b.join().unwrap();
+        }
+        // At idle priority the writer would wait for an idle core that never comes; the
+        // watchdog saw the records wait and promoted it (where idle priority is used at all).
+        assert_eq!(queue.pending(), 0);
+        assert_eq!(spool.depth(), 20_000);
+        if adaptive {
+            assert_eq!(queue.governor.mode(), crate::sched::Mode::Batch);
+        }
     }
 
     #[tokio::test]
