@@ -194,7 +194,12 @@ pub struct Fleet {
     carry: Arc<Carry>,
     gateway: String,
     client: redis::Client,
-    conn: OnceCell<ConnectionManager>,
+    /// The grants' connection, opened by the first grant, so its I/O runs on the relay's
+    /// runtime: a request never waits on the background threads, which may be at idle
+    /// priority (see `crate::sched`).
+    grant_conn: OnceCell<ConnectionManager>,
+    /// The background sync's connection, on the background runtime.
+    sync_conn: OnceCell<ConnectionManager>,
     grant: Script,
     sync: Script,
     /// The epoch this gateway's claims were made under.
@@ -249,7 +254,8 @@ impl Fleet {
             carry,
             gateway: gateway.to_owned(),
             client: redis::Client::open(url)?,
-            conn: OnceCell::new(),
+            grant_conn: OnceCell::new(),
+            sync_conn: OnceCell::new(),
             grant: Script::new(&format!("{PRELUDE}{GRANT}")),
             sync: Script::new(&format!("{PRELUDE}{SYNC}")),
             epoch: Mutex::new(None),
@@ -319,9 +325,11 @@ impl Fleet {
         )
     }
 
-    async fn conn(&self) -> redis::RedisResult<ConnectionManager> {
-        let conn = self
-            .conn
+    async fn conn(
+        &self,
+        cell: &OnceCell<ConnectionManager>,
+    ) -> redis::RedisResult<ConnectionManager> {
+        let conn = cell
             .get_or_try_init(|| {
                 let config = ConnectionManagerConfig::new()
                     .set_connection_timeout(Some(Duration::from_millis(500)))
@@ -335,7 +343,7 @@ impl Fleet {
 
     /// One grant call for `wants`.
     async fn ask(&self, wants: &[Want]) -> redis::RedisResult<Grant> {
-        let mut conn = self.conn().await?;
+        let mut conn = self.conn(&self.grant_conn).await?;
         self.metrics.grants.inc();
         let mut call = self.grant.prepare_invoke();
         call.arg(&self.gateway)
@@ -451,7 +459,7 @@ impl Fleet {
     }
 
     async fn send(&self, claims: &[Claim], drained: &mut Vec<Subject>) -> redis::RedisResult<()> {
-        let mut conn = self.conn().await?;
+        let mut conn = self.conn(&self.sync_conn).await?;
         let mut call = self.sync.prepare_invoke();
         call.arg(&self.gateway).arg(epoch_candidate());
         for c in claims {

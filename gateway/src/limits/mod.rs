@@ -260,8 +260,8 @@ impl Limits {
     pub fn use_redis(self: &Arc<Self>, url: &str) -> Result<(), redis::RedisError> {
         let backend = Arc::new(RedisLimits::new(url)?);
         self.redis.store(Some(backend.clone()));
-        // Connect now rather than on the first limited request (whose budget a cold
-        // connection could exceed).
+        // Counting moves to Redis once it answers a ping (on a connection of the ping's own:
+        // the one requests use is opened by the first of them, on the relay's runtime).
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             let this = self.clone();
             runtime.spawn(async move {

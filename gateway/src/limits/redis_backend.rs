@@ -109,7 +109,8 @@ end
 return 1
 ";
 
-/// The Redis side of the limits: one managed (reconnecting) connection, made on first use.
+/// The Redis side of the limits: one managed (reconnecting) connection, made on first use by
+/// a request.
 pub struct RedisLimits {
     client: redis::Client,
     conn: OnceCell<ConnectionManager>,
@@ -259,7 +260,10 @@ impl RedisLimits {
 
     /// Connects (when not yet) and checks that Redis answers.
     pub async fn ping(&self) -> redis::RedisResult<()> {
-        let mut conn = self.conn().await?;
+        // A connection of its own, closed after: the managed one is opened by the first
+        // request that needs it, so its I/O runs on the relay's runtime and a request never
+        // waits on the background threads (which may be at idle priority: `crate::sched`).
+        let mut conn = self.client.get_multiplexed_async_connection().await?;
         let _: String = redis::cmd("PING").query_async(&mut conn).await?;
         Ok(())
     }
