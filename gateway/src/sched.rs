@@ -28,14 +28,14 @@ use std::time::{Duration, Instant};
 /// How long background threads stay promoted after the last backlog.
 pub const HOLD: Duration = Duration::from_secs(5);
 /// How often the watchdog asks whether background work is behind.
-pub const TICK: Duration = Duration::from_millis(50);
+pub const TICK: Duration = Duration::from_millis(100);
 /// Work waiting longer than this is behind.
 pub const LATE: Duration = Duration::from_millis(100);
 
 /// A piece of background work the watchdog asks whether it is behind (asked every [`TICK`]
-/// from the watchdog thread; must be cheap).
+/// from the watchdog thread, with the mode the threads run in; must be cheap).
 pub trait Backlog: Send + Sync {
-    fn behind(&self, now: Instant) -> bool;
+    fn behind(&self, now: Instant, mode: Mode) -> bool;
 }
 
 /// The scheduling policy background threads run with.
@@ -153,12 +153,13 @@ impl Governor {
 
     /// One watchdog round at `now`: promote when anything is behind, otherwise settle.
     pub fn check(&self, now: Instant) {
+        let mode = self.mode();
         let behind = self
             .watched
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .iter()
-            .any(|b| b.behind(now));
+            .any(|b| b.behind(now, mode));
         if behind {
             self.promote_at(now);
         } else {
@@ -238,7 +239,9 @@ pub fn background() {
 }
 
 /// Watches a tokio runtime's threads (workers and blocking pool): behind when a ping spawned on
-/// it (a task that runs a no-op on the blocking pool) has not finished within [`LATE`].
+/// it (a task that runs a no-op on the blocking pool) has not finished within [`LATE`]. Pings
+/// only while the threads are idle: promoted, they have their share, and the hold runs out
+/// on the other backlogs alone.
 pub struct RuntimePing {
     handle: tokio::runtime::Handle,
     sent: Mutex<Option<Instant>>,
@@ -256,11 +259,16 @@ impl RuntimePing {
 }
 
 impl Backlog for RuntimePing {
-    fn behind(&self, now: Instant) -> bool {
+    fn behind(&self, now: Instant, mode: Mode) -> bool {
         let mut sent = self
             .sent
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if mode == Mode::Batch {
+            // A ping sent before the promotion says nothing of the threads' new policy.
+            *sent = None;
+            return false;
+        }
         if let Some(at) = *sent
             && !self.answered.load(Ordering::Acquire)
         {
@@ -391,7 +399,7 @@ mod tests {
     struct Flag(std::sync::Arc<AtomicBool>);
 
     impl Backlog for Flag {
-        fn behind(&self, _now: Instant) -> bool {
+        fn behind(&self, _now: Instant, _mode: Mode) -> bool {
             self.0.load(Ordering::SeqCst)
         }
     }
@@ -464,22 +472,26 @@ mod tests {
             .unwrap();
         let ping = RuntimePing::new(live.handle().clone());
         let t0 = Instant::now();
-        assert!(!ping.behind(t0));
+        assert!(!ping.behind(t0, Mode::Idle));
         let deadline = Instant::now() + Duration::from_secs(10);
         while !ping.answered.load(Ordering::SeqCst) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(5));
         }
         // Answered: never behind, however late the next question.
-        assert!(!ping.behind(t0 + LATE * 10));
+        assert!(!ping.behind(t0 + LATE * 10, Mode::Idle));
 
         // A runtime nothing drives never runs its ping.
         let stalled = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
         let ping = RuntimePing::new(stalled.handle().clone());
-        assert!(!ping.behind(t0));
-        assert!(!ping.behind(t0 + LATE));
-        assert!(ping.behind(t0 + LATE * 2));
+        assert!(!ping.behind(t0, Mode::Idle));
+        assert!(!ping.behind(t0 + LATE, Mode::Idle));
+        assert!(ping.behind(t0 + LATE * 2, Mode::Idle));
+        // Promoted, it is not asked: the late ping is forgotten, and a new one starts the clock.
+        assert!(!ping.behind(t0 + LATE * 3, Mode::Batch));
+        assert!(!ping.behind(t0 + LATE * 4, Mode::Idle));
+        assert!(ping.behind(t0 + LATE * 6, Mode::Idle));
     }
 
     #[test]

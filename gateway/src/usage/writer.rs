@@ -59,7 +59,7 @@ impl QueueLag {
 }
 
 impl crate::sched::Backlog for Arc<QueueLag> {
-    fn behind(&self, now: Instant) -> bool {
+    fn behind(&self, now: Instant, _mode: crate::sched::Mode) -> bool {
         if self.pending.load(Ordering::Acquire) == 0 {
             return false;
         }
@@ -337,17 +337,17 @@ mod tests {
 
     #[test]
     fn a_record_waiting_past_the_late_mark_is_a_backlog() {
-        use crate::sched::{Backlog, LATE};
+        use crate::sched::{Backlog, LATE, Mode};
         let (disk, _spool, queue, _handle) = writer(100);
-        assert!(!queue.lag.behind(Instant::now() + LATE * 10));
+        assert!(!queue.lag.behind(Instant::now() + LATE * 10, Mode::Idle));
         disk.hang(true);
         let pushed = Instant::now();
         queue.push(rec("stuck")).unwrap();
-        assert!(!queue.lag.behind(pushed));
-        assert!(queue.lag.behind(pushed + LATE * 2));
+        assert!(!queue.lag.behind(pushed, Mode::Idle));
+        assert!(queue.lag.behind(pushed + LATE * 2, Mode::Idle));
         disk.hang(false);
         settle(&queue);
-        assert!(!queue.lag.behind(pushed + LATE * 2));
+        assert!(!queue.lag.behind(pushed + LATE * 2, Mode::Idle));
     }
 
     #[test]
