@@ -223,8 +223,13 @@ impl Governor {
 
     /// `now` in milliseconds since the governor was made.
     fn ms(&self, now: Instant) -> u64 {
-        u64::try_from(now.saturating_duration_since(self.epoch).as_millis()).unwrap_or(u64::MAX)
+        millis_since(self.epoch, now)
     }
+}
+
+/// Whole milliseconds from `epoch` to `at` (0 when `at` is earlier): instants kept in atomics.
+pub fn millis_since(epoch: Instant, at: Instant) -> u64 {
+    u64::try_from(at.saturating_duration_since(epoch).as_millis()).unwrap_or(u64::MAX)
 }
 
 /// The process's governor (adaptive where the kernel allows the way back from idle priority).

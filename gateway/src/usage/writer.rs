@@ -52,8 +52,7 @@ struct QueueLag {
 
 impl QueueLag {
     fn stamp_oldest(&self, at: Instant) {
-        let ms =
-            u64::try_from(at.saturating_duration_since(self.epoch).as_millis()).unwrap_or(u64::MAX);
+        let ms = crate::sched::millis_since(self.epoch, at);
         self.oldest_ms.store(ms, Ordering::Release);
     }
 }
@@ -63,9 +62,8 @@ impl crate::sched::Backlog for Arc<QueueLag> {
         if self.pending.load(Ordering::Acquire) == 0 {
             return false;
         }
-        let now_ms = u64::try_from(now.saturating_duration_since(self.epoch).as_millis())
-            .unwrap_or(u64::MAX);
-        let waited = now_ms.saturating_sub(self.oldest_ms.load(Ordering::Acquire));
+        let waited = crate::sched::millis_since(self.epoch, now)
+            .saturating_sub(self.oldest_ms.load(Ordering::Acquire));
         u128::from(waited) > crate::sched::LATE.as_millis()
     }
 }
