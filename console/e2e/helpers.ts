@@ -32,9 +32,23 @@ export async function setOptions(page: Page, options: Record<string, string>) {
   }
 }
 
+/**
+ * Answers every request a context makes outside the control plane under test (an operator's framed
+ * page, say) with a small local page, so that tests never reach out (no DNS lookups that may hang
+ * a page's load event) and a frame always loads.
+ */
+export async function stayLocal(context: BrowserContext) {
+  const origin = new URL(process.env.E2E_BASE_URL ?? 'http://127.0.0.1').origin;
+  await context.route(
+    (url) => url.origin !== origin,
+    (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>outside page (stubbed)</p>' }),
+  );
+}
+
 /** A signed-out visitor in a context of its own (English UI); close the context when done. */
 export async function visitorPage(browser: Browser): Promise<{ visitor: BrowserContext; guest: Page }> {
   const visitor = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  await stayLocal(visitor);
   const guest = await visitor.newPage();
   await setLanguage(guest, 'en');
   return { visitor, guest };
