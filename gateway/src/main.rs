@@ -264,12 +264,14 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         Some(path) => Some(link::read_token_file(path, Duration::from_secs(30))?),
         None => args.sync_token.clone(),
     };
-    let (channel, auth) = link::connect(&LinkConfig {
+    let (endpoint, auth) = link::endpoint(&LinkConfig {
         url: url.to_owned(),
         token,
         ca_file: args.control_plane_ca.clone(),
         client_cert: args.client_cert.clone().zip(args.client_key.clone()),
     })?;
+    // Config and usage ride this channel, driven on the background runtime entered above.
+    let channel = endpoint.connect_lazy();
     let gateway_id = args.gateway_id.clone().unwrap_or_else(|| {
         let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "gateway".to_owned());
         format!("{host}/{}", args.listen)
@@ -299,10 +301,9 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
     let rest = gateway::config::delta::RawRest::from_snapshot(&raw);
     drop(raw);
     gateway::memory::release_free_memory();
-    let _ = state.tasks.set(gateway::tasks::TaskLookup::new(
-        channel.clone(),
-        auth.clone(),
-    ));
+    let _ = state
+        .tasks
+        .set(gateway::tasks::TaskLookup::new(endpoint, auth.clone()));
     state.breakers.set_policy(breaker_policy(args));
     let otel = start_tracing(&state, rt.handle())?;
     state

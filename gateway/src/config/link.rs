@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use tonic::service::Interceptor;
-use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
+use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
 
 /// How to reach and authenticate to the control plane.
 #[derive(Clone, Default)]
@@ -85,9 +85,10 @@ pub fn read_token_file(path: &Path, wait: Duration) -> Result<String, LinkError>
     }
 }
 
-/// A gRPC channel to the control plane (connected lazily, reconnecting by itself), and the
-/// interceptor that authenticates every call.
-pub fn connect(config: &LinkConfig) -> Result<(Channel, Auth), LinkError> {
+/// The control plane's address with its TLS and keep-alive settings, and the interceptor that
+/// authenticates every call. [`Endpoint::connect_lazy`] makes a channel from it (connected when
+/// first used, reconnecting by itself), driven on the runtime it is called on.
+pub fn endpoint(config: &LinkConfig) -> Result<(Endpoint, Auth), LinkError> {
     let token = config.token.as_deref().filter(|t| !t.is_empty());
     if token.is_none() && config.client_cert.is_none() {
         return Err(LinkError::NoCredential);
@@ -112,7 +113,7 @@ pub fn connect(config: &LinkConfig) -> Result<(Channel, Auth), LinkError> {
         }
         endpoint = endpoint.tls_config(tls)?;
     }
-    Ok((endpoint.connect_lazy(), Auth::new(token)))
+    Ok((endpoint, Auth::new(token)))
 }
 
 /// Adds `authorization: Bearer <token>` when a sync token is configured.
@@ -166,18 +167,18 @@ mod tests {
             url: "http://127.0.0.1:1".into(),
             ..Default::default()
         };
-        assert!(matches!(connect(&plain), Err(LinkError::NoCredential)));
+        assert!(matches!(endpoint(&plain), Err(LinkError::NoCredential)));
         let with_ca = LinkConfig {
             token: Some("t".into()),
             ca_file: Some("/nonexistent".into()),
             ..plain.clone()
         };
-        assert!(matches!(connect(&with_ca), Err(LinkError::TlsNeedsHttps)));
+        assert!(matches!(endpoint(&with_ca), Err(LinkError::TlsNeedsHttps)));
         let missing_ca = LinkConfig {
             url: "https://127.0.0.1:1".into(),
             ..with_ca
         };
-        assert!(matches!(connect(&missing_ca), Err(LinkError::Read { .. })));
+        assert!(matches!(endpoint(&missing_ca), Err(LinkError::Read { .. })));
         let secret = LinkConfig {
             token: Some("s3cret".into()),
             ..plain
