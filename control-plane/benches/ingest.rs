@@ -11,6 +11,10 @@
 
 mod common;
 
+/// The control-plane binary's allocator, so that the bench measures what the binary does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::time::Instant;
 
 use common::arg;
