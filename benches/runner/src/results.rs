@@ -75,6 +75,8 @@ impl InFlight {
 #[derive(Debug, Clone, Serialize)]
 pub struct StreamsPoint {
     pub target: Kind,
+    /// Which repetition (from 1); the targets take turns within each.
+    pub run: usize,
     pub idle_rss_kib: u64,
     pub peak_rss_kib: u64,
     /// CPU time of the measured process over the whole run, in seconds.

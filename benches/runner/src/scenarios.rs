@@ -239,42 +239,50 @@ impl Bench {
         Ok(out)
     }
 
-    /// Thousands of paced streams at once against the targets built for it (not the peers).
+    /// Thousands of paced streams at once against the targets built for it (not the peers),
+    /// repeated `runs` times with the targets interleaved, like the closed loop: one run of
+    /// this scenario moves with the machine (see benches/results/2026-12-01-streams-1.md).
     pub fn streams(&self, targets: &[Target]) -> anyhow::Result<Vec<StreamsPoint>> {
         let n = self.settings.streams;
+        let runs = self.settings.runs;
         let hz = procs::clock_ticks() as f64;
-        let mut out = Vec::new();
-        for t in targets
+        let measured: Vec<&Target> = targets
             .iter()
             .filter(|t| !t.kind.is_peer() && !t.kind.closed_loop_only())
-        {
-            std::thread::sleep(Duration::from_secs(2));
-            let idle = procs::tree_rss_kib(t.pid);
-            let before = procs::tree_ticks(t.pid);
-            let sampler = RssSampler::start(&[t.pid]);
-            let result = streams::run(&t.request(self.paced), n, 5000, Duration::from_secs(120));
-            let peak = sampler.finish()[0];
-            let cpu_seconds = procs::tree_ticks(t.pid).saturating_sub(before) as f64 / hz;
-            let st = result?;
-            eprintln!(
-                "streams: {} {} started, {} open at once, {} completed, TTFB p50 {:.2} ms p99 {:.2} ms, idle {} KiB peak {} KiB",
-                t.kind,
-                st.started,
-                st.peak_open,
-                st.completed,
-                st.ttfb_p50_ms,
-                st.ttfb_p99_ms,
-                idle,
-                peak
-            );
-            out.push(StreamsPoint {
-                target: t.kind,
-                idle_rss_kib: idle,
-                peak_rss_kib: peak,
-                cpu_seconds,
-                streams: st,
-                load_avg: procs::load_average(),
-            });
+            .collect();
+        let mut out = Vec::new();
+        for run in 1..=runs {
+            for t in &measured {
+                std::thread::sleep(Duration::from_secs(2));
+                let idle = procs::tree_rss_kib(t.pid);
+                let before = procs::tree_ticks(t.pid);
+                let sampler = RssSampler::start(&[t.pid]);
+                let result =
+                    streams::run(&t.request(self.paced), n, 5000, Duration::from_secs(120));
+                let peak = sampler.finish()[0];
+                let cpu_seconds = procs::tree_ticks(t.pid).saturating_sub(before) as f64 / hz;
+                let st = result?;
+                eprintln!(
+                    "streams run {run}/{runs}: {} {} started, {} open at once, {} completed, TTFB p50 {:.2} ms p99 {:.2} ms, idle {} KiB peak {} KiB",
+                    t.kind,
+                    st.started,
+                    st.peak_open,
+                    st.completed,
+                    st.ttfb_p50_ms,
+                    st.ttfb_p99_ms,
+                    idle,
+                    peak
+                );
+                out.push(StreamsPoint {
+                    target: t.kind,
+                    run,
+                    idle_rss_kib: idle,
+                    peak_rss_kib: peak,
+                    cpu_seconds,
+                    streams: st,
+                    load_avg: procs::load_average(),
+                });
+            }
         }
         Ok(out)
     }

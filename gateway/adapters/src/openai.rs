@@ -1,7 +1,10 @@
 //! OpenAI dialect: parses inbound requests, rewrites them for an OpenAI-compatible
 //! upstream (model and stream_options only), and reads usage from answers. Pure functions.
 
+mod chunk_view;
 mod scan;
+
+pub use chunk_view::ChunkView;
 
 #[cfg(test)]
 mod cache_usage_tests;

@@ -3,10 +3,12 @@
 //! it, and keeps the generated text (not the event bytes) so it can be counted once at the
 //! end when the upstream sends no usage. A synchronous state machine: it never blocks.
 
+use std::borrow::Cow;
+
 use bytes::{Bytes, BytesMut};
 use serde_json::{Value, json};
 
-use crate::openai::{Usage, chunk_usage_of, push_output_text};
+use crate::openai::{ChunkView, Usage, chunk_usage_of, push_output_text};
 use crate::tokens;
 
 /// Splits a byte stream into complete SSE events (each with its blank-line terminator).
@@ -49,18 +51,20 @@ impl SseFramer {
 }
 
 /// The `data:` payload of an event (multi-line data joined by `\n`), if any.
-pub fn event_data(event: &[u8]) -> Option<String> {
+/// Borrowed from the event when it has one `data:` line (the usual case).
+pub fn event_data(event: &[u8]) -> Option<Cow<'_, str>> {
     let text = std::str::from_utf8(event).ok()?;
-    let mut data: Option<String> = None;
+    let mut data: Option<Cow<'_, str>> = None;
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("data:") {
             let rest = rest.strip_prefix(' ').unwrap_or(rest);
             match &mut data {
                 Some(d) => {
+                    let d = d.to_mut();
                     d.push('\n');
                     d.push_str(rest);
                 }
-                None => data = Some(rest.to_owned()),
+                None => data = Some(Cow::Borrowed(rest)),
             }
         }
     }
@@ -88,6 +92,18 @@ pub struct StreamRelay {
     text: String,
     events: usize,
     done: bool,
+}
+
+/// What becomes of one upstream event.
+enum Relayed {
+    AsIs,
+    Dropped,
+    Replaced(Bytes),
+}
+
+/// The event of a chunk whose `usage` was taken out.
+fn without_usage(chunk: Value) -> Bytes {
+    Bytes::from(format!("data: {chunk}\n\n"))
 }
 
 impl StreamRelay {
@@ -125,61 +141,114 @@ impl StreamRelay {
     }
 
     /// Feeds upstream bytes; returns what to forward to the client. The first event is
-    /// checked: malformed JSON or an error object yields a fault instead.
+    /// checked: malformed JSON or an error object yields a fault instead. A single event
+    /// passed on unchanged (the usual chunk) is returned without a copy.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<Bytes, FirstEventFault> {
+        let mut events = self.framer.push(chunk);
+        if events.len() == 1
+            && let Some(event) = events.pop()
+        {
+            return Ok(match self.relay_event(&event)? {
+                Relayed::AsIs => event,
+                Relayed::Dropped => Bytes::new(),
+                Relayed::Replaced(b) => b,
+            });
+        }
         let mut out = BytesMut::new();
-        for event in self.framer.push(chunk) {
-            let first = self.events == 0;
-            self.events += 1;
-            let Some(data) = event_data(&event) else {
-                out.extend_from_slice(&event);
-                continue;
-            };
-            if data.trim() == "[DONE]" {
-                self.done = true;
-                if self.client_include_usage && self.usage.is_none() {
-                    out.extend_from_slice(&self.synthesized_usage_event());
-                }
-                out.extend_from_slice(&event);
-                continue;
+        for event in events {
+            match self.relay_event(&event)? {
+                Relayed::AsIs => out.extend_from_slice(&event),
+                Relayed::Dropped => {}
+                Relayed::Replaced(b) => out.extend_from_slice(&b),
             }
-            let value: Value = match serde_json::from_str(&data) {
-                Ok(v) => v,
-                Err(_) if first => return Err(FirstEventFault::Malformed),
-                Err(_) => {
-                    out.extend_from_slice(&event);
-                    continue;
-                }
-            };
-            if first && let Some(err) = value.get("error") {
-                return Err(FirstEventFault::Error(err.clone()));
-            }
-            if self.usage.is_none() {
-                push_output_text(&value, &mut self.text);
-            }
-            let usage =
-                chunk_usage_of(&value).filter(|u| u.prompt_tokens > 0 || u.completion_tokens > 0);
-            if let Some(u) = usage {
-                self.usage = Some(u);
-            }
-            if usage.is_some() && !self.client_include_usage {
-                let no_choices = value
-                    .get("choices")
-                    .and_then(Value::as_array)
-                    .is_none_or(|c| c.is_empty());
-                if no_choices {
-                    continue;
-                }
-                let mut stripped = value;
-                if let Some(o) = stripped.as_object_mut() {
-                    o.remove("usage");
-                }
-                out.extend_from_slice(format!("data: {stripped}\n\n").as_bytes());
-                continue;
-            }
-            out.extend_from_slice(&event);
         }
         Ok(out.freeze())
+    }
+
+    fn relay_event(&mut self, event: &[u8]) -> Result<Relayed, FirstEventFault> {
+        let first = self.events == 0;
+        self.events += 1;
+        let Some(data) = event_data(event) else {
+            return Ok(Relayed::AsIs);
+        };
+        if data.trim() == "[DONE]" {
+            self.done = true;
+            if self.client_include_usage && self.usage.is_none() {
+                let mut out = BytesMut::from(&self.synthesized_usage_event()[..]);
+                out.extend_from_slice(event);
+                return Ok(Relayed::Replaced(out.freeze()));
+            }
+            return Ok(Relayed::AsIs);
+        }
+        self.relay_chunk(&data, first)
+    }
+
+    /// Relays one JSON event: keeps its text and usage, and hides the usage from a client
+    /// that did not ask for it. Read through [`ChunkView`]; a chunk it does not fit is read
+    /// as a value tree, with the same result.
+    fn relay_chunk(&mut self, data: &str, first: bool) -> Result<Relayed, FirstEventFault> {
+        let Some(view) = ChunkView::read(data) else {
+            return self.relay_chunk_tree(data, first);
+        };
+        if first && let Some(err) = view.error {
+            let err = serde_json::from_str(err.get()).unwrap_or(Value::Null);
+            return Err(FirstEventFault::Error(err));
+        }
+        if self.usage.is_none() {
+            view.push_output_text(&mut self.text);
+        }
+        let usage = view
+            .usage()
+            .filter(|u| u.prompt_tokens > 0 || u.completion_tokens > 0);
+        if let Some(u) = usage {
+            self.usage = Some(u);
+        }
+        Ok(match usage {
+            Some(_) if !self.client_include_usage && view.has_no_choices() => Relayed::Dropped,
+            Some(_) if !self.client_include_usage => match serde_json::from_str(data) {
+                Ok(Value::Object(mut chunk)) => {
+                    chunk.remove("usage");
+                    Relayed::Replaced(without_usage(Value::Object(chunk)))
+                }
+                _ => Relayed::AsIs,
+            },
+            _ => Relayed::AsIs,
+        })
+    }
+
+    /// [`StreamRelay::relay_chunk`] for a chunk read as a value tree.
+    fn relay_chunk_tree(&mut self, data: &str, first: bool) -> Result<Relayed, FirstEventFault> {
+        let value: Value = match serde_json::from_str(data) {
+            Ok(v) => v,
+            Err(_) if first => return Err(FirstEventFault::Malformed),
+            Err(_) => return Ok(Relayed::AsIs),
+        };
+        if first && let Some(err) = value.get("error") {
+            return Err(FirstEventFault::Error(err.clone()));
+        }
+        if self.usage.is_none() {
+            push_output_text(&value, &mut self.text);
+        }
+        let usage =
+            chunk_usage_of(&value).filter(|u| u.prompt_tokens > 0 || u.completion_tokens > 0);
+        if let Some(u) = usage {
+            self.usage = Some(u);
+        }
+        if usage.is_some() && !self.client_include_usage {
+            let no_choices = value
+                .get("choices")
+                .and_then(Value::as_array)
+                .is_none_or(|c| c.is_empty());
+            if no_choices {
+                return Ok(Relayed::Dropped);
+            }
+            let mut stripped = value;
+            if let Some(o) = stripped.as_object_mut() {
+                o.remove("usage");
+            }
+            return Ok(Relayed::Replaced(without_usage(stripped)));
+        }
+        Ok(Relayed::AsIs)
     }
 
     /// Completes an event left unterminated when the upstream closed (some servers end

@@ -92,7 +92,12 @@ impl SensitiveWords {
     /// change (snapshots are rebuilt often; the word list rarely changes).
     pub fn shared(lines: &[String]) -> Arc<SensitiveWords> {
         static LAST: Mutex<Option<Arc<SensitiveWords>>> = Mutex::new(None);
-        let Ok(mut last) = LAST.lock() else {
+        Self::shared_in(&LAST, lines)
+    }
+
+    /// [`SensitiveWords::shared`] with the last list kept in `last`.
+    fn shared_in(last: &Mutex<Option<Arc<SensitiveWords>>>, lines: &[String]) -> Arc<Self> {
+        let Ok(mut last) = last.lock() else {
             return Arc::new(SensitiveWords::compile(lines));
         };
         if let Some(words) = last.as_ref().filter(|w| w.source == lines) {
@@ -354,10 +359,12 @@ mod tests {
 
     #[test]
     fn the_compiled_list_is_shared_while_it_does_not_change() {
-        let a = SensitiveWords::shared(&["x".to_owned()]);
-        let b = SensitiveWords::shared(&["x".to_owned()]);
+        // Its own cache: the snapshot tests build lists in parallel through the global one.
+        let last = Mutex::new(None);
+        let a = SensitiveWords::shared_in(&last, &["x".to_owned()]);
+        let b = SensitiveWords::shared_in(&last, &["x".to_owned()]);
         assert!(Arc::ptr_eq(&a, &b));
-        let c = SensitiveWords::shared(&["y".to_owned()]);
+        let c = SensitiveWords::shared_in(&last, &["y".to_owned()]);
         assert!(!Arc::ptr_eq(&a, &c));
         assert!(SensitiveWords::compile(&[]).is_empty());
     }

@@ -71,7 +71,7 @@ fn to_sse(kind: StreamKind, bytes: &[u8], split: usize) -> Vec<(Option<String>, 
                 .lines()
                 .find_map(|l| l.strip_prefix("event: "))
                 .map(str::to_owned);
-            (name, event_data(e).unwrap())
+            (name, event_data(e).unwrap().into_owned())
         })
         .collect()
 }
