@@ -65,7 +65,7 @@ use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use hyper::{Request, Response, StatusCode, body::Incoming, service::service_fn};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde::Serialize;
-use tokio::net::TcpListener;
+use tokio::net::TcpSocket;
 use tokio::sync::watch;
 
 /// Response body type of every mock answer.
@@ -279,9 +279,22 @@ impl Drop for Waiting {
     }
 }
 
+/// Connections a busy mock leaves waiting to be accepted (the kernel caps it at
+/// `net.core.somaxconn`). A provider does not drop connections at a few thousand a second; with
+/// the default of 128, thousands of streams opened at once overflowed it, and every dropped SYN
+/// cost its stream a 1 s retransmission in the benchmarks.
+const ACCEPT_BACKLOG: u32 = 4096;
+
 /// Binds `listen` and serves on the current tokio runtime until the handle is dropped.
 pub async fn start(listen: SocketAddr) -> std::io::Result<MockHandle> {
-    let listener = TcpListener::bind(listen).await?;
+    let socket = if listen.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(listen)?;
+    let listener = socket.listen(ACCEPT_BACKLOG)?;
     let addr = listener.local_addr()?;
     let stats: SharedStats = Arc::default();
     let (stop, mut stopped) = watch::channel(false);
