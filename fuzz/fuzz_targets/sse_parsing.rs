@@ -65,7 +65,12 @@ fuzz_target!(|data: &[u8]| {
     let mut framer = SseFramer::default();
     let mut payloads: Vec<String> = Vec::new();
     for c in &chunks {
-        payloads.extend(framer.push(c).iter().filter_map(|e| event_data(e)));
+        payloads.extend(
+            framer
+                .push(c)
+                .iter()
+                .filter_map(|e| event_data(e).map(std::borrow::Cow::into_owned)),
+        );
     }
     let text = String::from_utf8_lossy(stream);
     payloads.push(text.to_string());
