@@ -141,21 +141,10 @@ impl StreamRelay {
     }
 
     /// Feeds upstream bytes; returns what to forward to the client. The first event is
-    /// checked: malformed JSON or an error object yields a fault instead. A single event
-    /// passed on unchanged (the usual chunk) is returned without a copy.
+    /// checked: malformed JSON or an error object yields a fault instead.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<Bytes, FirstEventFault> {
-        let mut events = self.framer.push(chunk);
-        if events.len() == 1
-            && let Some(event) = events.pop()
-        {
-            return Ok(match self.relay_event(&event)? {
-                Relayed::AsIs => event,
-                Relayed::Dropped => Bytes::new(),
-                Relayed::Replaced(b) => b,
-            });
-        }
         let mut out = BytesMut::new();
-        for event in events {
+        for event in self.framer.push(chunk) {
             match self.relay_event(&event)? {
                 Relayed::AsIs => out.extend_from_slice(&event),
                 Relayed::Dropped => {}
