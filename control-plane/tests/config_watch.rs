@@ -279,6 +279,84 @@ async fn usage_ingest_moves_balances_in_the_feed(app: &TestApp) {
     assert_eq!(updates[0].quota, -154);
 }
 
+/// An update of users or tokens records one change per row whose gateway-visible columns
+/// changed value, and none for rows left as they were: a usage record that costs nothing, or
+/// a save that changes nothing, sends gateways no delta.
+async fn updates_record_only_changed_rows(app: &TestApp) {
+    use control_plane::store::config_changes::{between, max_version};
+    let root = app.root().await;
+    let user = app.user(&root, "changer").await;
+    let first = app.token_of(&user, "first").await;
+    let second = app.token_of(&user, "second").await;
+    let third = app.token_of(&user, "third").await;
+    let db = app.db();
+    let changes_after = |before: i64| async move {
+        let upto = max_version(db).await.unwrap();
+        let mut changes: Vec<(String, String)> = between(db, before, upto, 1000)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.entity, c.entity_id))
+            .collect();
+        changes.sort();
+        (upto, changes)
+    };
+    let start = max_version(db).await.unwrap();
+    sqlx::query("UPDATE tokens SET remain_quota = remain_quota - 5 WHERE id = $1 OR id = $2")
+        .bind(first)
+        .bind(second)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    let (after_two, changes) = changes_after(start).await;
+    let mut want = vec![
+        ("token".to_owned(), first.to_string()),
+        ("token".to_owned(), second.to_string()),
+    ];
+    want.sort();
+    assert_eq!(changes, want, "one change per updated token");
+
+    sqlx::query(
+        "UPDATE tokens SET remain_quota = remain_quota, status = status WHERE user_id = $1",
+    )
+    .bind(user.user_id)
+    .execute(&db.pool)
+    .await
+    .unwrap();
+    sqlx::query("UPDATE users SET quota = quota WHERE id = $1")
+        .bind(user.user_id)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    let free = control_plane::store::usage::UsageRow {
+        request_id: "free-1".into(),
+        created_at: 1_700_000_000,
+        kind: 2,
+        user_id: user.user_id,
+        username: "changer".into(),
+        token_id: third,
+        quota: 0,
+        ..Default::default()
+    };
+    let outcome = control_plane::store::usage::ingest(db, "gw-test", &[free])
+        .await
+        .unwrap();
+    assert_eq!(outcome.inserted, 1, "the free record is stored");
+    let (after_none, changes) = changes_after(after_two).await;
+    assert!(
+        changes.is_empty(),
+        "updates that change nothing gateways see record nothing: {changes:?}"
+    );
+
+    sqlx::query("UPDATE users SET quota = quota + 1 WHERE id = $1")
+        .bind(user.user_id)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    let (_, changes) = changes_after(after_none).await;
+    assert_eq!(changes, vec![("user".to_owned(), user.user_id.to_string())]);
+}
+
 /// Only the sync token opens the gRPC services: a loopback peer without it is refused like any
 /// other, a wrong token is refused, and the right one works from anywhere.
 async fn only_the_sync_token_opens_the_grpc_services(app: &TestApp) {
@@ -516,6 +594,7 @@ on_both_backends!(
     concurrent_writers_and_lost_connections_converge,
     snapshot_then_deltas,
     usage_ingest_moves_balances_in_the_feed,
+    updates_record_only_changed_rows,
     only_the_sync_token_opens_the_grpc_services,
     disabled_channels_carry_no_key
 );
