@@ -329,8 +329,8 @@ async fn write(
     Ok(Some(outcome))
 }
 
-/// Most rows per multi-row statement on SQLite (PostgreSQL binds a batch as one JSON value): 18
-/// values each stays well under SQLite's limit of 32 766 bound parameters.
+/// Most rows per multi-row statement on SQLite (PostgreSQL binds a batch as one array per column
+/// or one JSON value): 18 values each stays well under SQLite's limit of 32 766 bound parameters.
 const ROWS_PER_STATEMENT: usize = 512;
 
 /// `items` cut into statements of [`ROWS_PER_STATEMENT`] rows, then of the powers of two that
@@ -596,7 +596,7 @@ impl Balance {
     }
 
     /// The update, from `v` with the columns `(id, quota, count, now)` named `column1` to
-    /// `column4` (a VALUES list's names, which PostgreSQL's JSON rows take too).
+    /// `column4` (a VALUES list's names, which PostgreSQL's `unnest` columns are given too).
     fn update(self) -> &'static str {
         match self {
             Balance::Users => {
@@ -624,13 +624,20 @@ impl Balance {
     }
 }
 
-/// One balance's charge as PostgreSQL's JSON rows carry it (see [`Balance::update`]).
-#[derive(serde::Serialize)]
-struct ChargeJson {
-    column1: i64,
-    column2: i64,
-    column3: i64,
-    column4: i64,
+/// A PostgreSQL array literal of `values` (`{1,2,3}`), bound as text and cast to `BIGINT[]`:
+/// the server reads it several times faster than the same numbers as JSON rows.
+fn bigint_array(values: impl Iterator<Item = i64>) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("{");
+    for (i, v) in values.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        // Writing into a String cannot fail.
+        let _ = write!(out, "{v}");
+    }
+    out.push('}');
+    out
 }
 
 /// `rows` as one JSON array, the single value a PostgreSQL batch statement binds.
@@ -652,26 +659,23 @@ async fn charge_balances(
     }
     let now = super::now();
     if kind == DbKind::Postgres {
-        let rows: Vec<ChargeJson> = sums
-            .iter()
-            .map(|(id, charge)| ChargeJson {
-                column1: *id,
-                column2: charge.quota,
-                column3: charge.count,
-                column4: now,
-            })
-            .collect();
-        let json = json_array(&rows)?;
+        let ids = bigint_array(sums.keys().copied());
         let mut lock = DynQuery::new(balance.lock());
-        lock.push("SELECT column1 FROM json_to_recordset(")
-            .bind_text(json.clone())
-            .push("::json) AS v(column1 BIGINT)) ORDER BY id FOR UPDATE");
+        lock.push("SELECT unnest(")
+            .bind_text(ids.clone())
+            .push("::BIGINT[])) ORDER BY id FOR UPDATE");
         tx.execute(lock).await?;
         let mut update = DynQuery::new(balance.update());
         update
-            .push("json_to_recordset(")
-            .bind_text(json)
-            .push("::json) AS v(column1 BIGINT, column2 BIGINT, column3 BIGINT, column4 BIGINT)")
+            .push("unnest(")
+            .bind_text(ids)
+            .push("::BIGINT[], ")
+            .bind_text(bigint_array(sums.values().map(|c| c.quota)))
+            .push("::BIGINT[], ")
+            .bind_text(bigint_array(sums.values().map(|c| c.count)))
+            .push("::BIGINT[], ")
+            .bind_text(bigint_array(sums.values().map(|_| now)))
+            .push("::BIGINT[]) AS v(column1, column2, column3, column4)")
             .push(balance.join());
         tx.execute(update).await?;
         return Ok(());
@@ -905,5 +909,15 @@ mod tests {
             );
         }
         assert_eq!(lengths_seen.len(), 10, "1, 2, 4, ... 512");
+    }
+
+    #[test]
+    fn bigint_arrays_are_postgres_array_literals() {
+        assert_eq!(bigint_array(std::iter::empty()), "{}");
+        assert_eq!(bigint_array([7].into_iter()), "{7}");
+        assert_eq!(
+            bigint_array([i64::MIN, -1, 0, i64::MAX].into_iter()),
+            "{-9223372036854775808,-1,0,9223372036854775807}"
+        );
     }
 }
