@@ -544,7 +544,8 @@ async fn a_resent_record_beside_a_refused_one_is_written_once(app: &TestApp) {
 }
 
 /// Texts reach the log row byte for byte whatever they hold (PostgreSQL receives a batch as one
-/// JSON value, SQLite as bound values), and the roll-ups sum per user, model and hour.
+/// array literal per column, SQLite as bound values): quotes, backslashes, braces, commas, the
+/// word NULL, empty and padded texts. The roll-ups sum per user, model and hour.
 async fn every_text_is_stored_as_sent(app: &TestApp) {
     let (user, token_id) = payer(app, 100_000, 50_000).await;
     let awkward = "quote \" backslash \\ slash / newline \n tab \t bell \u{7} del \u{7f} \
@@ -556,7 +557,10 @@ async fn every_text_is_stored_as_sent(app: &TestApp) {
     first.group = "vip \"g\"".into();
     let mut second = record("texts-2", user.user_id, token_id, 60, 2);
     second.model_name = "model/with\\odd \"name\"".into();
-    second.token_name = "tab\tname".into();
+    second.token_name = "NULL".into();
+    second.content = " {a,b}, \"}\" \\\" NULL ".into();
+    second.ip = String::new();
+    second.username = "user \"with\" {braces}, \\ and NULL".into();
     second.created_at += 3600;
     second.is_stream = false;
     let rows: Vec<_> = [first.clone(), second.clone()]
@@ -575,12 +579,13 @@ async fn every_text_is_stored_as_sent(app: &TestApp) {
             String,
             String,
             String,
+            String,
             i64,
             i64,
             i64,
             i64,
         ) = sqlx::query_as(
-            "SELECT content, other, ip, \"group\", model_name, token_name, created_at, \
+            "SELECT content, other, ip, \"group\", model_name, token_name, username, created_at, \
                  is_stream, quota, channel_id FROM logs WHERE request_id = $1",
         )
         .bind(&sent.request_id)
@@ -596,6 +601,7 @@ async fn every_text_is_stored_as_sent(app: &TestApp) {
                 sent.group.clone(),
                 sent.model_name.clone(),
                 sent.token_name.clone(),
+                sent.username.clone(),
                 sent.created_at,
                 i64::from(sent.is_stream),
                 sent.quota,
@@ -603,9 +609,9 @@ async fn every_text_is_stored_as_sent(app: &TestApp) {
             )
         );
     }
-    let hours: Vec<(String, i64, i64, i64)> = sqlx::query_as(
-        "SELECT model_name, created_at, quota, count FROM quota_data WHERE user_id = $1 \
-         ORDER BY created_at",
+    let hours: Vec<(String, String, i64, i64, i64)> = sqlx::query_as(
+        "SELECT username, model_name, created_at, quota, count FROM quota_data \
+         WHERE user_id = $1 ORDER BY created_at",
     )
     .bind(user.user_id)
     .fetch_all(&app.db().pool)
@@ -614,8 +620,20 @@ async fn every_text_is_stored_as_sent(app: &TestApp) {
     assert_eq!(
         hours,
         vec![
-            ("gpt-4o".to_owned(), 1_700_006_400, 40, 1),
-            (second.model_name.clone(), 1_700_010_000, 60, 1),
+            (
+                first.username.clone(),
+                "gpt-4o".to_owned(),
+                1_700_006_400,
+                40,
+                1
+            ),
+            (
+                second.username.clone(),
+                second.model_name.clone(),
+                1_700_010_000,
+                60,
+                1
+            ),
         ]
     );
     let (quota, used, count, remain, token_used, channel_used) =

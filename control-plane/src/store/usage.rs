@@ -388,7 +388,7 @@ async fn insert_logs(
     };
     for chunk in chunks {
         let mut q = match kind {
-            DbKind::Postgres => log_rows_as_json(chunk)?,
+            DbKind::Postgres => log_rows_as_arrays(chunk),
             DbKind::Sqlite => log_rows_as_values(chunk),
         };
         if census == Census::Count {
@@ -426,78 +426,62 @@ macro_rules! insert_log_columns {
     };
 }
 
-/// PostgreSQL's insert of `rows`: the whole batch as one JSON array bound as a single value
-/// and expanded by `json_to_recordset`, so the statement's text and plan are the same for
-/// every batch and no value is bound on its own. (The logs are partitioned by time, so their
-/// unique key holds the record's time as well.)
-fn log_rows_as_json(rows: &[&UsageRow]) -> Result<DynQuery, sqlx::Error> {
-    let json = serde_json::to_string(&rows.iter().map(|r| LogJson::of(r)).collect::<Vec<_>>())
-        .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
+/// PostgreSQL's insert of `rows`: the whole batch as one array per column, bound as text and
+/// expanded by `unnest`, so the statement's text and plan are the same for every batch and no
+/// value is bound on its own. (The logs are partitioned by time, so their unique key holds the
+/// record's time as well.)
+fn log_rows_as_arrays(rows: &[&UsageRow]) -> DynQuery {
+    let ints = |f: fn(&UsageRow) -> i64| bigint_array(rows.iter().map(|r| f(r)));
+    let texts = |f: fn(&UsageRow) -> &str| text_array(rows.iter().map(|r| Some(f(r))));
     let mut q = DynQuery::new(concat!(
         insert_log_columns!("INSERT INTO"),
         "SELECT v.user_id, v.created_at, v.type, v.content, v.username, v.token_name, \
          v.model_name, v.quota, v.prompt_tokens, v.completion_tokens, v.use_time, v.is_stream, \
-         v.channel_id, v.token_id, v.\"group\", v.ip, v.request_id, v.other \
-         FROM json_to_recordset(",
+         v.channel_id, v.token_id, v.\"group\", v.ip, v.request_id, v.other FROM unnest(",
     ));
-    q.bind_text(json).push(
-        "::json) AS v(user_id BIGINT, created_at BIGINT, type BIGINT, content TEXT, \
-         username TEXT, token_name TEXT, model_name TEXT, quota BIGINT, prompt_tokens BIGINT, \
-         completion_tokens BIGINT, use_time BIGINT, is_stream BIGINT, channel_id BIGINT, \
-         token_id BIGINT, \"group\" TEXT, ip TEXT, request_id TEXT, other TEXT) \
-         WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.request_id) \
-         ON CONFLICT (request_id, created_at) DO NOTHING",
-    );
-    Ok(q)
-}
-
-/// One log row as [`log_rows_as_json`] sends it: keys named as the record's columns.
-#[derive(serde::Serialize)]
-struct LogJson<'a> {
-    user_id: i64,
-    created_at: i64,
-    #[serde(rename = "type")]
-    kind: i64,
-    content: &'a str,
-    username: &'a str,
-    token_name: &'a str,
-    model_name: &'a str,
-    quota: i64,
-    prompt_tokens: i64,
-    completion_tokens: i64,
-    use_time: i64,
-    is_stream: i64,
-    channel_id: i64,
-    token_id: i64,
-    group: &'a str,
-    ip: &'a str,
-    request_id: Option<&'a str>,
-    other: &'a str,
-}
-
-impl<'a> LogJson<'a> {
-    fn of(row: &'a UsageRow) -> Self {
-        LogJson {
-            user_id: row.user_id,
-            created_at: row.created_at,
-            kind: row.kind,
-            content: &row.content,
-            username: &row.username,
-            token_name: &row.token_name,
-            model_name: &row.model_name,
-            quota: row.quota,
-            prompt_tokens: row.prompt_tokens,
-            completion_tokens: row.completion_tokens,
-            use_time: row.use_time,
-            is_stream: i64::from(row.is_stream),
-            channel_id: row.channel_id,
-            token_id: row.token_id,
-            group: &row.group,
-            ip: &row.ip,
-            request_id: request_id(row),
-            other: &row.other,
-        }
-    }
+    q.bind_text(ints(|r| r.user_id))
+        .push("::BIGINT[], ")
+        .bind_text(ints(|r| r.created_at))
+        .push("::BIGINT[], ")
+        .bind_text(ints(|r| r.kind))
+        .push("::BIGINT[], ")
+        .bind_text(texts(|r| &r.content))
+        .push("::TEXT[], ")
+        .bind_text(texts(|r| &r.username))
+        .push("::TEXT[], ")
+        .bind_text(texts(|r| &r.token_name))
+        .push("::TEXT[], ")
+        .bind_text(texts(|r| &r.model_name))
+        .push("::TEXT[], ")
+        .bind_text(ints(|r| r.quota))
+        .push("::BIGINT[], ")
+        .bind_text(ints(|r| r.prompt_tokens))
+        .push("::BIGINT[], ")
+        .bind_text(ints(|r| r.completion_tokens))
+        .push("::BIGINT[], ")
+        .bind_text(ints(|r| r.use_time))
+        .push("::BIGINT[], ")
+        .bind_text(ints(|r| i64::from(r.is_stream)))
+        .push("::BIGINT[], ")
+        .bind_text(ints(|r| r.channel_id))
+        .push("::BIGINT[], ")
+        .bind_text(ints(|r| r.token_id))
+        .push("::BIGINT[], ")
+        .bind_text(texts(|r| &r.group))
+        .push("::TEXT[], ")
+        .bind_text(texts(|r| &r.ip))
+        .push("::TEXT[], ")
+        .bind_text(text_array(rows.iter().map(|r| request_id(r))))
+        .push("::TEXT[], ")
+        .bind_text(texts(|r| &r.other))
+        .push(
+            "::TEXT[]) AS v(user_id, created_at, type, content, username, token_name, \
+             model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, \
+             channel_id, token_id, \"group\", ip, request_id, other) \
+             WHERE NOT EXISTS (SELECT 1 FROM usage_receipts r WHERE r.request_id = v.request_id) \
+             ON CONFLICT (request_id, created_at) DO NOTHING",
+        );
+    q
 }
 
 /// SQLite's insert of `rows`: a multi-row VALUES list with anonymous placeholders (SQLite's
@@ -625,7 +609,7 @@ impl Balance {
 }
 
 /// A PostgreSQL array literal of `values` (`{1,2,3}`), bound as text and cast to `BIGINT[]`:
-/// the server reads it several times faster than the same numbers as JSON rows.
+/// the server reads a batch's columns as arrays about twice as fast as the same rows as JSON.
 fn bigint_array(values: impl Iterator<Item = i64>) -> String {
     use std::fmt::Write as _;
     let mut out = String::from("{");
@@ -640,9 +624,31 @@ fn bigint_array(values: impl Iterator<Item = i64>) -> String {
     out
 }
 
-/// `rows` as one JSON array, the single value a PostgreSQL batch statement binds.
-fn json_array<T: serde::Serialize>(rows: &[T]) -> Result<String, sqlx::Error> {
-    serde_json::to_string(rows).map_err(|err| sqlx::Error::Encode(Box::new(err)))
+/// A PostgreSQL array literal of `values`, bound as text and cast to `TEXT[]`: every element in
+/// double quotes, with `\` and `"` escaped by a backslash, so any text reads back as it was;
+/// `None` is `NULL`.
+fn text_array<'a>(values: impl Iterator<Item = Option<&'a str>>) -> String {
+    let mut out = String::from("{");
+    for (i, v) in values.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let Some(text) = v else {
+            out.push_str("NULL");
+            continue;
+        };
+        out.reserve(text.len() + 2);
+        out.push('"');
+        for c in text.chars() {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push('"');
+    }
+    out.push('}');
+    out
 }
 
 /// Charges the batch's sums, one statement per table (SQLite: and per chunk). On PostgreSQL the
@@ -701,18 +707,6 @@ async fn charge_balances(
     Ok(())
 }
 
-/// One hour of one user's use of one model as PostgreSQL's JSON rows carry it.
-#[derive(serde::Serialize)]
-struct HourJson<'a> {
-    user_id: i64,
-    username: &'a str,
-    model_name: &'a str,
-    created_at: i64,
-    token_used: i64,
-    count: i64,
-    quota: i64,
-}
-
 /// Adds the batch's hourly sums to the roll-ups (keys in order): one statement on PostgreSQL,
 /// one per chunk on SQLite.
 async fn add_rollups(
@@ -724,27 +718,32 @@ async fn add_rollups(
         return Ok(());
     }
     if kind == DbKind::Postgres {
-        let rows: Vec<HourJson> = hours
-            .iter()
-            .map(|((user_id, model_name, hour), sum)| HourJson {
-                user_id: *user_id,
-                username: &sum.username,
-                model_name,
-                created_at: *hour,
-                token_used: sum.tokens,
-                count: sum.count,
-                quota: sum.quota,
-            })
-            .collect();
+        let ints = |f: fn(&(i64, &str, i64), &HourSum) -> i64| {
+            bigint_array(hours.iter().map(|(key, sum)| f(key, sum)))
+        };
         let mut q = DynQuery::new(
             "INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, \
              count, quota) SELECT v.user_id, v.username, v.model_name, v.created_at, \
-             v.token_used, v.count, v.quota FROM json_to_recordset(",
+             v.token_used, v.count, v.quota FROM unnest(",
         );
-        q.bind_text(json_array(&rows)?)
+        q.bind_text(ints(|(user_id, _, _), _| *user_id))
+            .push("::BIGINT[], ")
+            .bind_text(text_array(
+                hours.values().map(|sum| Some(sum.username.as_str())),
+            ))
+            .push("::TEXT[], ")
+            .bind_text(text_array(hours.keys().map(|(_, model, _)| Some(*model))))
+            .push("::TEXT[], ")
+            .bind_text(ints(|(_, _, hour), _| *hour))
+            .push("::BIGINT[], ")
+            .bind_text(ints(|_, sum| sum.tokens))
+            .push("::BIGINT[], ")
+            .bind_text(ints(|_, sum| sum.count))
+            .push("::BIGINT[], ")
+            .bind_text(ints(|_, sum| sum.quota))
             .push(
-                "::json) AS v(user_id BIGINT, username TEXT, model_name TEXT, \
-                 created_at BIGINT, token_used BIGINT, count BIGINT, quota BIGINT)",
+                "::BIGINT[]) AS v(user_id, username, model_name, created_at, token_used, count, \
+                 quota)",
             )
             .push(ROLLUP_CONFLICT);
         tx.execute(q).await?;
@@ -918,6 +917,19 @@ mod tests {
         assert_eq!(
             bigint_array([i64::MIN, -1, 0, i64::MAX].into_iter()),
             "{-9223372036854775808,-1,0,9223372036854775807}"
+        );
+    }
+
+    #[test]
+    fn text_arrays_quote_every_element_and_escape_quotes_and_backslashes() {
+        assert_eq!(text_array(std::iter::empty()), "{}");
+        assert_eq!(
+            text_array([Some(""), None, Some("NULL"), Some(" a,{b} ")].into_iter()),
+            r#"{"",NULL,"NULL"," a,{b} "}"#
+        );
+        assert_eq!(
+            text_array([Some(r#"say "hi" \ 中文"#)].into_iter()),
+            r#"{"say \"hi\" \\ 中文"}"#
         );
     }
 }
