@@ -828,13 +828,26 @@ async fn judge(db: &Db, rows: &[UsageRow]) -> Result<Vec<Result<(), Rejection>>,
     Ok(verdicts)
 }
 
-/// `select` (two integer columns, the first one `id`) for the rows among `ids`, as a map.
+/// `select` (two integer columns, the first one `id`) for the rows among `ids`, as a map:
+/// one statement binding the ids as an array on PostgreSQL, one per chunk on SQLite.
 async fn ids_in(
     db: &Db,
     select: &'static str,
     ids: &[i64],
 ) -> Result<HashMap<i64, i64>, sqlx::Error> {
     let mut out = HashMap::new();
+    if ids.is_empty() {
+        return Ok(out);
+    }
+    if db.kind == DbKind::Postgres {
+        let mut q = DynQuery::new(select);
+        q.push(" WHERE id = ANY(")
+            .bind_text(bigint_array(ids.iter().copied()))
+            .push("::BIGINT[])");
+        let rows: Vec<(i64, i64)> = q.build_as().fetch_all(&db.pool).await?;
+        out.extend(rows);
+        return Ok(out);
+    }
     for chunk in statement_chunks(ids) {
         let mut q = DynQuery::batch(db.kind, select);
         q.push(" WHERE id IN (");
