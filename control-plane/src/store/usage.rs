@@ -329,8 +329,8 @@ async fn write(
     Ok(Some(outcome))
 }
 
-/// Most rows per multi-row statement on SQLite (PostgreSQL binds a batch as one array per column
-/// or one JSON value): 18 values each stays well under SQLite's limit of 32 766 bound parameters.
+/// Most rows per multi-row statement on SQLite (PostgreSQL binds a batch as one array per
+/// column): 18 values each stays well under SQLite's limit of 32 766 bound parameters.
 const ROWS_PER_STATEMENT: usize = 512;
 
 /// `items` cut into statements of [`ROWS_PER_STATEMENT`] rows, then of the powers of two that
