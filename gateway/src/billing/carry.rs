@@ -123,34 +123,57 @@ impl Carry {
 
     /// Holds `amount` for a request of `user` with `token` (snapshot `version`) when every
     /// lease covers it, or always while leases are not enforced; otherwise nothing is held and
-    /// the answer says which leases to grow.
+    /// the answer says which leases to grow. Once held, the answer lists the leases that ran
+    /// low, to top up in the background (see [`Leases::top_up`]); the caller hands each back
+    /// with [`Carry::topped_up`] once answered.
     pub fn try_hold(
         &self,
         user: &UserEntry,
         token: &TokenEntry,
         version: u64,
         amount: i64,
-    ) -> Result<(), Vec<Want>> {
+    ) -> Result<Vec<Want>, Vec<Want>> {
         let mut inner = self.lock();
-        if inner.enforce_leases && amount > 0 {
-            let subjects: Vec<(Subject, i64, i64)> = Inner::subjects(user, token)
-                .map(|(subject, balance)| (subject, balance, inner.outstanding(subject)))
-                .collect();
-            let wants: Vec<Want> = subjects
-                .into_iter()
-                .filter_map(|(subject, balance, outstanding)| {
-                    let queued = inner.queued.get(&subject).copied().unwrap_or(0);
-                    inner
-                        .leases
-                        .check(subject, outstanding, amount, queued, balance, version)
-                })
-                .collect();
-            if !wants.is_empty() {
-                return Err(wants);
-            }
+        if !inner.enforce_leases || amount <= 0 {
+            inner.add(user.id, token.id, amount);
+            return Ok(Vec::new());
+        }
+        let subjects: Vec<(Subject, i64)> = Inner::subjects(user, token).collect();
+        let mut wants = Vec::new();
+        for &(subject, balance) in &subjects {
+            let outstanding = inner.outstanding(subject);
+            let queued = inner.queued.get(&subject).copied().unwrap_or(0);
+            wants.extend(inner.leases.check(
+                subject,
+                outstanding,
+                amount,
+                queued,
+                balance,
+                version,
+            ));
+        }
+        if !wants.is_empty() {
+            return Err(wants);
         }
         inner.add(user.id, token.id, amount);
-        Ok(())
+        let mut top_ups = Vec::new();
+        for &(subject, balance) in &subjects {
+            let outstanding = inner.outstanding(subject);
+            top_ups.extend(
+                inner
+                    .leases
+                    .top_up(subject, outstanding, amount, balance, version),
+            );
+        }
+        Ok(top_ups)
+    }
+
+    /// The top-ups of `wants` were answered or given up.
+    pub fn topped_up(&self, wants: &[Want]) {
+        let mut inner = self.lock();
+        for want in wants {
+            inner.leases.topped_up(want.subject);
+        }
     }
 
     /// Holds `extra` more for a stream that outgrew its reservation: within the leases, or
@@ -363,6 +386,12 @@ impl Carry {
     /// Charged records not yet reflected.
     pub fn unreflected(&self) -> usize {
         self.lock().charged.len()
+    }
+
+    /// The lease of `subject` (tests).
+    #[cfg(test)]
+    pub fn lease(&self, subject: Subject) -> Option<super::leases::Lease> {
+        self.lock().leases.get(subject)
     }
 }
 

@@ -14,7 +14,7 @@
 //! one gateway) and goes back to leases once a sync succeeds.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use prometheus::{IntCounter, IntGauge};
@@ -24,7 +24,7 @@ use tokio::sync::OnceCell;
 
 use super::carry::Carry;
 use super::leases::{Claim, Subject, Want};
-use super::ledger::{Refused, Reservation, reserve_carried};
+use super::ledger::{Refused, Reservation, reserve_carried, reserve_within_leases};
 use crate::config::{TokenEntry, UserEntry};
 use crate::error::BillingError;
 
@@ -171,8 +171,10 @@ pub struct FleetMetrics {
     pub redis_up: IntGauge,
     /// Times Redis failed or was too slow and this gateway spent on its own figures.
     pub fallbacks: IntCounter,
-    /// Grant calls made (requests whose lease did not cover them).
+    /// Grant calls made (requests whose lease did not cover them, and top-ups).
     pub grants: IntCounter,
+    /// Requests that waited for a grant: their lease did not cover them.
+    pub waits: IntCounter,
 }
 
 /// A grant's answer.
@@ -198,8 +200,10 @@ pub struct Fleet {
     /// runtime: a request never waits on the background threads, which may be at idle
     /// priority (see `crate::sched`).
     grant_conn: OnceCell<ConnectionManager>,
-    /// The background sync's connection, on the background runtime.
+    /// The background sync's connection, on the background runtime; top-ups use it too.
     sync_conn: OnceCell<ConnectionManager>,
+    /// The background runtime (where [`Fleet::run`] runs), which top-ups are spawned on.
+    background: OnceLock<tokio::runtime::Handle>,
     grant: Script,
     sync: Script,
     /// The epoch this gateway's claims were made under.
@@ -235,6 +239,22 @@ fn epoch_candidate() -> i64 {
     i64::try_from(rand::random::<u64>() >> 11).unwrap_or(0) | 1
 }
 
+/// How long a top-up may take before it is given up (another may start then).
+const TOP_UP_BUDGET: Duration = Duration::from_millis(500);
+
+/// A top-up on its way; its leases may be topped up again once it is dropped (answered,
+/// given up, or its task dropped with the runtime).
+struct ToppingUp {
+    fleet: Arc<Fleet>,
+    wants: Vec<Want>,
+}
+
+impl Drop for ToppingUp {
+    fn drop(&mut self) {
+        self.fleet.carry.topped_up(&self.wants);
+    }
+}
+
 /// Grant calls a request makes at most before it is refused. One is the rule: a want asks for
 /// the requests queued before it too, so the newest answer of a burst covers all of them. A
 /// request asks again when a request that came later took the lease its grant grew.
@@ -256,6 +276,7 @@ impl Fleet {
             client: redis::Client::open(url)?,
             grant_conn: OnceCell::new(),
             sync_conn: OnceCell::new(),
+            background: OnceLock::new(),
             grant: Script::new(&format!("{PRELUDE}{GRANT}")),
             sync: Script::new(&format!("{PRELUDE}{SYNC}")),
             epoch: Mutex::new(None),
@@ -266,26 +287,40 @@ impl Fleet {
     }
 
     /// Reserves `amount` for a request (snapshot `version`) within this gateway's leases,
-    /// growing them with one Redis call when they fall short.
+    /// growing them with one Redis call when they fall short. A lease that the reservation
+    /// leaves low is topped up in the background.
     pub async fn reserve(
-        &self,
+        self: &Arc<Self>,
         user: &Arc<UserEntry>,
         token: &Arc<TokenEntry>,
         version: u64,
         amount: i64,
         request_id: &str,
     ) -> Result<Reservation, BillingError> {
-        let (mut attempts, mut waited) = (0, Duration::ZERO);
+        let (mut attempts, mut waited, mut waits) = (0, Duration::ZERO, false);
         while attempts < ATTEMPTS {
-            let wants = match reserve_carried(user, token, version, amount, &self.carry, request_id)
-            {
-                Ok(r) => return Ok(r),
+            let wants = match reserve_within_leases(
+                user,
+                token,
+                version,
+                amount,
+                &self.carry,
+                request_id,
+            ) {
+                Ok((r, top_ups)) => {
+                    self.top_up(top_ups);
+                    return Ok(r);
+                }
                 Err(Refused::Billing(e)) => return Err(e),
                 Err(Refused::Lease(wants)) => wants,
             };
             attempts += 1;
+            if !waits {
+                waits = true;
+                self.metrics.waits.inc();
+            }
             let _queued = self.carry.queue(&wants, amount);
-            match tokio::time::timeout(self.budget, self.ask(&wants)).await {
+            match tokio::time::timeout(self.budget, self.ask(&wants, &self.grant_conn)).await {
                 Ok(Ok(Grant::Granted | Grant::Overtaken)) => {}
                 Ok(Ok(Grant::Wait(wait))) if waited < GRACE => {
                     let wait = wait.min(GRACE - waited) + Duration::from_millis(1);
@@ -341,9 +376,43 @@ impl Fleet {
         Ok(conn.clone())
     }
 
-    /// One grant call for `wants`.
-    async fn ask(&self, wants: &[Want]) -> redis::RedisResult<Grant> {
-        let mut conn = self.conn(&self.grant_conn).await?;
+    /// Asks for `top_ups` (leases a request left low) without anyone waiting: on the
+    /// background runtime, over the sync's connection. An answer grows the leases as a grant
+    /// does; a failure, a refusal or a timeout changes nothing (the request that finds its
+    /// lease short asks itself, and learns of the failure then).
+    fn top_up(self: &Arc<Self>, top_ups: Vec<Want>) {
+        if top_ups.is_empty() {
+            return;
+        }
+        let topping = ToppingUp {
+            fleet: Arc::clone(self),
+            wants: top_ups,
+        };
+        let task = async move {
+            let fleet = &topping.fleet;
+            let asked = tokio::time::timeout(
+                fleet.budget.max(TOP_UP_BUDGET),
+                fleet.ask(&topping.wants, &fleet.sync_conn),
+            )
+            .await;
+            if let Ok(Err(e)) = asked {
+                tracing::debug!(error = %e, "fleet budget: a top-up failed");
+            }
+            drop(topping);
+        };
+        match self.background.get() {
+            Some(runtime) => drop(runtime.spawn(task)),
+            None => drop(tokio::spawn(task)),
+        }
+    }
+
+    /// One grant call for `wants`, over the connection of `cell`.
+    async fn ask(
+        &self,
+        wants: &[Want],
+        cell: &OnceCell<ConnectionManager>,
+    ) -> redis::RedisResult<Grant> {
+        let mut conn = self.conn(cell).await?;
         self.metrics.grants.inc();
         let mut call = self.grant.prepare_invoke();
         call.arg(&self.gateway)
@@ -488,8 +557,9 @@ impl Fleet {
         Ok(())
     }
 
-    /// Syncs every [`SYNC_EVERY`] until the runtime stops.
+    /// Syncs every [`SYNC_EVERY`] until the runtime stops; top-ups run on the same runtime.
     pub async fn run(self: Arc<Self>) {
+        let _ = self.background.set(tokio::runtime::Handle::current());
         let mut tick: u32 = 0;
         loop {
             match tokio::time::timeout(Duration::from_millis(500), self.sync_once(tick)).await {
@@ -559,16 +629,12 @@ mod tests {
             redis_up: IntGauge::new("up", "up").unwrap(),
             fallbacks: IntCounter::new("fallbacks", "fallbacks").unwrap(),
             grants: IntCounter::new("grants", "grants").unwrap(),
+            waits: IntCounter::new("waits", "waits").unwrap(),
         }
     }
 
-    /// A burst of `n` requests of `amount` on one gateway, all reserving at once; the
-    /// reservations that were made, and the grant calls.
-    async fn burst(quota: i64, n: usize, amount: i64) -> Option<(Vec<Reservation>, u64)> {
-        let Some(redis) = private_redis().await else {
-            eprintln!("SKIPPED: redis-server is not installed");
-            return None;
-        };
+    /// A gateway's fleet budget on `redis`, synced once (leases enforced), and its carry.
+    async fn one_gateway(redis: &PrivateRedis) -> (Arc<Fleet>, Arc<Carry>) {
         let carry = Arc::new(Carry::default());
         let fleet = Fleet::new(
             &format!("redis://127.0.0.1:{}/", redis.1),
@@ -580,6 +646,17 @@ mod tests {
         .unwrap();
         fleet.sync_once(0).await.unwrap();
         assert!(carry.leases_enforced());
+        (Arc::new(fleet), carry)
+    }
+
+    /// A burst of `n` requests of `amount` on one gateway, all reserving at once; the
+    /// reservations that were made, and the grant calls.
+    async fn burst(quota: i64, n: usize, amount: i64) -> Option<(Vec<Reservation>, u64)> {
+        let Some(redis) = private_redis().await else {
+            eprintln!("SKIPPED: redis-server is not installed");
+            return None;
+        };
+        let (fleet, _carry) = one_gateway(&redis).await;
         let s = one_user(quota, 0, true);
         let (user, token) = (s.users[&1].clone(), s.tokens[&token_index()].clone());
         // The scripts are loaded in Redis by a first request, as on a gateway in service.
@@ -612,8 +689,8 @@ mod tests {
     /// with its own snapshot of user 1 holding ten calls of 1000.
     struct TwoGateways {
         redis: PrivateRedis,
-        a: Fleet,
-        b: Fleet,
+        a: Arc<Fleet>,
+        b: Arc<Fleet>,
         a_user: (Arc<UserEntry>, Arc<TokenEntry>),
         b_user: (Arc<UserEntry>, Arc<TokenEntry>),
     }
@@ -627,7 +704,7 @@ mod tests {
             let url = format!("redis://127.0.0.1:{}/", redis.1);
             let gateway = |name: &str| {
                 let carry = Arc::new(Carry::default());
-                Fleet::new(&url, name, carry, metrics(), Duration::from_secs(5)).unwrap()
+                Arc::new(Fleet::new(&url, name, carry, metrics(), Duration::from_secs(5)).unwrap())
             };
             let (a, b) = (gateway("gw-a"), gateway("gw-b"));
             a.sync_once(0).await.unwrap();
@@ -658,7 +735,7 @@ mod tests {
 
         /// Calls of 1000 that `fleet` (with `user`'s entries) admits of `n`, one after another.
         async fn admit(
-            fleet: &Fleet,
+            fleet: &Arc<Fleet>,
             user: &(Arc<UserEntry>, Arc<TokenEntry>),
             n: usize,
             tag: &str,
@@ -752,5 +829,55 @@ mod tests {
         for r in held {
             r.refund();
         }
+    }
+
+    /// A caller with an ample balance, one request after another, each charged in full and
+    /// none reflected yet: only the first request waits for Redis. The requests that leave the
+    /// lease low top it up in the background, and the next ones find room in it.
+    #[tokio::test]
+    async fn a_steady_caller_waits_for_redis_only_once() {
+        let Some(redis) = private_redis().await else {
+            eprintln!("SKIPPED: redis-server is not installed");
+            return;
+        };
+        let (fleet, carry) = one_gateway(&redis).await;
+        let s = one_user(1_000_000_000, 0, true);
+        let (user, token) = (s.users[&1].clone(), s.tokens[&token_index()].clone());
+        let subject = Subject::User(1);
+        for i in 0..200 {
+            let r = fleet
+                .reserve(&user, &token, 1, 1000, &format!("r{i}"))
+                .await
+                .unwrap();
+            r.settle(1000);
+            // The top-up this request started, if any, is answered before the next request.
+            for _ in 0..2000 {
+                if !carry.lease(subject).is_some_and(|l| l.topping) {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        }
+        assert_eq!(
+            fleet.metrics.waits.get(),
+            1,
+            "only the first request waited"
+        );
+        let lease = carry.lease(subject).unwrap();
+        assert!(
+            lease.claimed >= 200 * 1000,
+            "the lease covers what was charged"
+        );
+        // A top-up when half a spare (8 requests) is left, for 16 requests more: one per 16
+        // requests, besides the first grant.
+        let grants = fleet.metrics.grants.get();
+        assert!((10..=20).contains(&grants), "{grants} grant calls");
+    }
+
+    /// The spare the grant script gives is the one top-ups are sized by.
+    #[test]
+    fn the_script_gives_the_spare_top_ups_expect() {
+        let spare = format!("{} * amount", super::super::leases::SPARE_AMOUNTS);
+        assert!(GRANT.contains(&spare), "GRANT's spare is not {spare}");
     }
 }

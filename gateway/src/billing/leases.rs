@@ -26,6 +26,15 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 /// still asks with a figure older than the one this lease holds.
 pub const KEEP_ZERO: Duration = Duration::from_secs(10);
 
+/// A grant's spare when the balance is ample, in amounts of the request that asked (the grant
+/// script's `16 * amount`).
+pub const SPARE_AMOUNTS: i64 = 16;
+
+/// A lease whose headroom (claimed less outstanding) falls below this many of a request's
+/// amounts, half a grant's spare, is topped up in the background, so that the requests after
+/// it keep finding room in it instead of waiting for Redis.
+pub const TOP_UP_BELOW: i64 = SPARE_AMOUNTS / 2;
+
 /// A balance a lease is taken on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Subject {
@@ -58,6 +67,8 @@ pub struct Lease {
     pub dirty: bool,
     /// The sequence number of the decision that set `claimed`.
     pub seq: u64,
+    /// A top-up of this lease is on its way to Redis (see [`Leases::top_up`]).
+    pub topping: bool,
     /// Since when the claim has been zero (kept for [`KEEP_ZERO`]).
     pub zero_since: Option<Instant>,
 }
@@ -150,6 +161,51 @@ impl Leases {
             version,
             seq: self.next_seq(),
         })
+    }
+
+    /// A claim to ask for in the background after a request was held within the lease of
+    /// `subject` (`outstanding` includes it): when the balance was ample at the last grant, the
+    /// headroom left is below [`TOP_UP_BELOW`] of `amount` and no top-up is on its way. The
+    /// claim asks for at least what is claimed now, so that its answer cannot shrink a lease
+    /// that requests admitted meanwhile spend from; Redis adds the spare when the balance is
+    /// still ample.
+    pub fn top_up(
+        &mut self,
+        subject: Subject,
+        outstanding: i64,
+        amount: i64,
+        balance: i64,
+        version: u64,
+    ) -> Option<Want> {
+        let seq = self.seq + 1;
+        let l = self.by_subject.get_mut(&subject)?;
+        let headroom = l.claimed.saturating_sub(outstanding);
+        if !l.ample || l.topping || amount <= 0 || headroom >= amount.saturating_mul(TOP_UP_BELOW) {
+            return None;
+        }
+        let (balance, version) = if l.version > version {
+            (l.balance, l.version)
+        } else {
+            (balance, version)
+        };
+        l.topping = true;
+        self.seq = seq;
+        Some(Want {
+            subject,
+            min: l.claimed.max(outstanding),
+            amount,
+            queued: 0,
+            balance,
+            version,
+            seq,
+        })
+    }
+
+    /// The top-up of `subject` was answered or given up: another may start.
+    pub fn topped_up(&mut self, subject: Subject) {
+        if let Some(l) = self.by_subject.get_mut(&subject) {
+            l.topping = false;
+        }
     }
 
     /// Whether a stream may grow past its lease: the subject's balance was ample at the last
@@ -338,6 +394,7 @@ impl Leases {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::expect_used)]
     use super::*;
 
     const U: Subject = Subject::User(1);
@@ -346,6 +403,52 @@ mod tests {
     fn grant(leases: &mut Leases, subject: Subject, claimed: i64, ample: bool, balance: i64) {
         let seq = leases.next_seq();
         leases.granted(subject, claimed, ample, balance, 3, seq);
+    }
+
+    #[test]
+    fn a_lease_running_low_is_topped_up_once_at_a_time() {
+        let mut leases = Leases::default();
+        grant(&mut leases, U, 1000, true, 1_000_000);
+        // 200 of headroom is more than 8 requests of 20: nothing to do.
+        assert_eq!(leases.top_up(U, 800, 20, 1_000_000, 3), None);
+        let want = leases
+            .top_up(U, 900, 20, 1_000_000, 3)
+            .expect("headroom below 160");
+        assert_eq!((want.min, want.amount, want.queued), (1000, 20, 0));
+        assert!(want.seq > leases.get(U).map_or(0, |l| l.seq));
+        assert_eq!(
+            leases.top_up(U, 950, 20, 1_000_000, 3),
+            None,
+            "one on its way"
+        );
+        // The answer keeps the claim and adds the spare.
+        leases.granted(U, 1000 + 16 * 20, true, 1_000_000, 3, want.seq);
+        leases.topped_up(U);
+        assert_eq!(
+            leases.get(U).map(|l| (l.claimed, l.topping)),
+            Some((1320, false))
+        );
+        assert_eq!(leases.top_up(U, 1100, 20, 1_000_000, 3), None);
+        assert!(leases.top_up(U, 1200, 20, 1_000_000, 3).is_some());
+    }
+
+    #[test]
+    fn a_top_up_asks_for_no_less_than_is_outstanding() {
+        let mut leases = Leases::default();
+        grant(&mut leases, U, 1000, true, 1_000_000);
+        // A stream stretched past the claim: the top-up covers what is spent.
+        let want = leases
+            .top_up(U, 1050, 20, 1_000_000, 3)
+            .expect("no headroom");
+        assert_eq!(want.min, 1050);
+    }
+
+    #[test]
+    fn only_ample_leases_are_topped_up() {
+        let mut leases = Leases::default();
+        assert_eq!(leases.top_up(U, 10, 20, 1_000_000, 3), None, "no lease");
+        grant(&mut leases, U, 1000, false, 5_000);
+        assert_eq!(leases.top_up(U, 990, 20, 5_000, 3), None);
     }
 
     #[test]

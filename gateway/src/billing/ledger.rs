@@ -41,13 +41,34 @@ pub fn reserve_carried(
     carry: &Arc<Carry>,
     request_id: &str,
 ) -> Result<Reservation, Refused> {
-    let mut r = reserve(user, token, amount).map_err(Refused::Billing)?;
-    if let Err(wants) = carry.try_hold(user, token, version, r.amount) {
-        r.refund();
-        return Err(Refused::Lease(wants));
-    }
-    r.carry = Some((carry.clone(), request_id.to_owned()));
+    let (r, top_ups) = reserve_within_leases(user, token, version, amount, carry, request_id)?;
+    // Leases are topped up only where they are enforced, by a fleet budget
+    // (`Fleet::reserve`); what is not asked for is handed back at once.
+    carry.topped_up(&top_ups);
     Ok(r)
+}
+
+/// [`reserve_carried`], with the leases that ran low to top up in the background (see
+/// [`Carry::try_hold`]).
+pub fn reserve_within_leases(
+    user: &Arc<UserEntry>,
+    token: &Arc<TokenEntry>,
+    version: u64,
+    amount: i64,
+    carry: &Arc<Carry>,
+    request_id: &str,
+) -> Result<(Reservation, Vec<Want>), Refused> {
+    let mut r = reserve(user, token, amount).map_err(Refused::Billing)?;
+    match carry.try_hold(user, token, version, r.amount) {
+        Ok(top_ups) => {
+            r.carry = Some((carry.clone(), request_id.to_owned()));
+            Ok((r, top_ups))
+        }
+        Err(wants) => {
+            r.refund();
+            Err(Refused::Lease(wants))
+        }
+    }
 }
 
 /// Atomically takes `amount` from the user's wallet and the token's remaining quota
