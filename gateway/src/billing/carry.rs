@@ -82,6 +82,20 @@ impl Inner {
         self.leases.reassert(&outstanding);
     }
 
+    /// What charged records not acknowledged yet hold, by subject.
+    fn unacknowledged(&self) -> HashMap<Subject, i64> {
+        let acknowledged: std::collections::HashSet<RecordKey> =
+            self.reflected_from.values().flatten().copied().collect();
+        let mut sums: HashMap<Subject, i64> = HashMap::new();
+        for (key, c) in self.charged.iter() {
+            if !acknowledged.contains(key) {
+                *sums.entry(Subject::User(c.user)).or_default() += c.quota;
+                *sums.entry(Subject::Token(c.token)).or_default() += c.quota;
+            }
+        }
+        sums
+    }
+
     fn add(&mut self, user: i64, token: i64, amount: i64) {
         for (map, id) in [(&mut self.users, user), (&mut self.tokens, token)] {
             let sum = map.entry(id).or_default();
@@ -335,18 +349,32 @@ impl Carry {
             Subject::User(id) => snapshot.users.get(&id).map(|u| u.cp_quota),
             Subject::Token(id) => snapshot.token_by_id(id).map(|t| t.cp_remain),
         };
+        // Charged and not yet acknowledged, by subject: counted once, when a figure fell.
+        let mut unacknowledged: Option<HashMap<Subject, i64>> = None;
         for subject in inner.leases.subjects() {
             let Some(figure) = figure(subject) else {
                 continue;
             };
             let outstanding = inner.outstanding(subject);
-            match left.get(&subject) {
-                Some(quota) => {
-                    inner
-                        .leases
-                        .reflected(subject, *quota, figure, version, outstanding);
-                }
-                None => inner.leases.refigure(subject, figure, version, outstanding),
+            let quota = left.get(&subject).copied().unwrap_or(0);
+            let fell = inner
+                .leases
+                .get(subject)
+                .is_some_and(|l| figure < l.balance - quota);
+            let unacked = if fell {
+                let by_subject = unacknowledged.get_or_insert_with(|| inner.unacknowledged());
+                by_subject.get(&subject).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            if quota > 0 {
+                inner
+                    .leases
+                    .reflected(subject, quota, figure, version, outstanding, unacked);
+            } else {
+                inner
+                    .leases
+                    .refigure(subject, figure, version, outstanding, unacked);
             }
         }
         // Shared entries: what is reflected now is in the (unchanged) figure.
@@ -467,6 +495,44 @@ mod tests {
         carry.apply(10, &last, &Fresh::all());
         assert_eq!(balances(&last), (950, 450));
         assert_eq!((carry.unreflected(), carry.user_total(1)), (0, 0));
+    }
+
+    /// The control plane's next version can reach this gateway before the acknowledgement of
+    /// the batch it took in: the fall of the figure those charges explain keeps the lease's
+    /// spare; a fall they cannot explain gives it back.
+    #[test]
+    fn a_version_ahead_of_its_acknowledgement_keeps_the_spare() {
+        let carry = Carry::default();
+        carry.enforce_leases(true);
+        let s = one_user(1_000_000, 0, true);
+        let (user, token) = (&s.users[&1], &s.tokens[&token_index()]);
+        let want = carry.try_hold(user, token, 1, 10).unwrap_err();
+        carry.granted(&[(want[0], 170, true)]);
+        carry.try_hold(user, token, 1, 10).unwrap();
+        carry.release(1, 7, 10);
+        carry.charged("r1", 1, 7, 10);
+        carry.apply(2, &one_user(1_000_000 - 10, 0, true), &Fresh::all());
+        let lease = carry.lease(Subject::User(1)).unwrap();
+        assert_eq!(
+            (lease.claimed, lease.ample),
+            (170, true),
+            "r1 explains the fall"
+        );
+        carry.acknowledged(2, ["r1"]);
+        carry.apply(3, &one_user(1_000_000 - 10, 0, true), &Fresh::all());
+        let lease = carry.lease(Subject::User(1)).unwrap();
+        assert_eq!(
+            (lease.claimed, lease.ample),
+            (160, true),
+            "r1 leaves the lease"
+        );
+        carry.apply(4, &one_user(1_000_000 - 500, 0, true), &Fresh::all());
+        let lease = carry.lease(Subject::User(1)).unwrap();
+        assert_eq!(
+            (lease.claimed, lease.ample),
+            (0, false),
+            "an unexplained fall"
+        );
     }
 
     #[test]

@@ -263,6 +263,7 @@ impl Leases {
         balance: i64,
         version: u64,
         outstanding: i64,
+        unacknowledged: i64,
     ) {
         let seq = self.seq + 1;
         if let Some(l) = self.by_subject.get_mut(&subject) {
@@ -272,18 +273,34 @@ impl Leases {
             l.seq = seq;
             self.seq = seq;
         }
-        self.refigure(subject, balance, version, outstanding);
+        self.refigure(subject, balance, version, outstanding, unacknowledged);
     }
 
     /// A snapshot of `version` puts `subject`'s figure at `balance`. A figure that fell for
-    /// another reason than this gateway's reflected spending (an administrator's debit, other
-    /// gateways' spending) may no longer cover the spare: it is given back.
-    pub fn refigure(&mut self, subject: Subject, balance: i64, version: u64, outstanding: i64) {
+    /// another reason than this gateway's reflected spending (an administrator's debit,
+    /// spending outside any lease) may no longer cover the spare: it is given back.
+    ///
+    /// `unacknowledged` is what this gateway charged of the subject in records the control
+    /// plane has not acknowledged yet. The control plane may have taken them in already (its
+    /// acknowledgement and its next config version race to this gateway), and those charges
+    /// were spent within this lease: a fall they can explain leaves the spare as it is, and
+    /// the figure is compared again once they are acknowledged and reflected.
+    pub fn refigure(
+        &mut self,
+        subject: Subject,
+        balance: i64,
+        version: u64,
+        outstanding: i64,
+        unacknowledged: i64,
+    ) {
         let seq = self.seq + 1;
         if let Some(l) = self.by_subject.get_mut(&subject)
             && version > l.version
         {
             if balance < l.balance && l.claimed > outstanding {
+                if balance.saturating_add(unacknowledged.max(0)) >= l.balance {
+                    return;
+                }
                 l.claimed = outstanding.max(0);
                 l.ample = false;
                 l.dirty = true;
@@ -386,7 +403,7 @@ impl Leases {
             .collect()
     }
 
-    /// A subject's lease (tests).
+    /// A subject's lease.
     pub fn get(&self, subject: Subject) -> Option<Lease> {
         self.by_subject.get(&subject).copied()
     }
@@ -394,7 +411,7 @@ impl Leases {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::expect_used)]
+    #![allow(clippy::expect_used, clippy::unwrap_used)]
     use super::*;
 
     const U: Subject = Subject::User(1);
@@ -468,7 +485,7 @@ mod tests {
     fn reflected_spending_leaves_the_lease_with_the_balance() {
         let mut leases = Leases::default();
         grant(&mut leases, U, 40, true, 100);
-        leases.reflected(U, 25, 75, 4, 10);
+        leases.reflected(U, 25, 75, 4, 10, 0);
         let lease = leases.get(U).unwrap_or_default();
         assert_eq!((lease.claimed, lease.balance, lease.version), (15, 75, 4));
         // An older figure never replaces a newer one.
@@ -507,12 +524,36 @@ mod tests {
     }
 
     #[test]
+    fn a_fall_explained_by_unacknowledged_charges_keeps_the_spare() {
+        let mut leases = Leases::default();
+        grant(&mut leases, U, 50, true, 1000);
+        // Version 4 already holds 20 this gateway charged, whose acknowledgement is on its way.
+        leases.refigure(U, 980, 4, 10, 30);
+        let l = leases.get(U).unwrap();
+        assert_eq!(
+            (l.claimed, l.ample, l.balance, l.version),
+            (50, true, 1000, 3)
+        );
+        // Acknowledged, version 5 reflects them; 5 more are in it before their own ack.
+        leases.reflected(U, 20, 975, 5, 10, 5);
+        let l = leases.get(U).unwrap();
+        assert_eq!((l.claimed, l.ample, l.balance), (30, true, 980));
+        // A fall of 75 that 5 unacknowledged cannot explain: the spare goes back.
+        leases.refigure(U, 900, 6, 10, 5);
+        let l = leases.get(U).unwrap();
+        assert_eq!(
+            (l.claimed, l.ample, l.balance, l.version),
+            (10, false, 900, 6)
+        );
+    }
+
+    #[test]
     fn a_lower_figure_takes_the_spare_back() {
         let mut leases = Leases::default();
         grant(&mut leases, U, 50, true, 1000);
-        leases.refigure(U, 1000, 4, 10);
+        leases.refigure(U, 1000, 4, 10, 0);
         assert_eq!(leases.get(U).map(|l| l.claimed), Some(50), "same figure");
-        leases.refigure(U, 900, 5, 10);
+        leases.refigure(U, 900, 5, 10, 0);
         assert_eq!(
             leases.get(U).map(|l| (l.claimed, l.ample, l.balance)),
             Some((10, false, 900))
