@@ -172,6 +172,11 @@ impl Carry {
         inner.add(user.id, token.id, amount);
         let mut top_ups = Vec::new();
         for &(subject, balance) in &subjects {
+            // Requests waiting for a grant of the subject bring a spare with it; a top-up now
+            // would only overtake their claims, and they would ask again.
+            if inner.queued.contains_key(&subject) {
+                continue;
+            }
             let outstanding = inner.outstanding(subject);
             top_ups.extend(
                 inner

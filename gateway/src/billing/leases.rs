@@ -26,14 +26,25 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 /// still asks with a figure older than the one this lease holds.
 pub const KEEP_ZERO: Duration = Duration::from_secs(10);
 
-/// A grant's spare when the balance is ample, in amounts of the request that asked (the grant
-/// script's `16 * amount`).
+/// A grant's spare when the balance is ample, in units of the want's spare basis (the grant
+/// script's `16 * amount`; see [`spare_basis`]).
 pub const SPARE_AMOUNTS: i64 = 16;
 
-/// A lease whose headroom (claimed less outstanding) falls below this many of a request's
-/// amounts, half a grant's spare, is topped up in the background, so that the requests after
+/// A lease whose headroom (claimed less outstanding) falls below this many units of the spare
+/// basis, half a grant's spare, is topped up in the background, so that the requests after
 /// it keep finding room in it instead of waiting for Redis.
 pub const TOP_UP_BELOW: i64 = SPARE_AMOUNTS / 2;
+
+/// What a want's spare is sized by: the request's amount, or a sixteenth of what this gateway
+/// has outstanding of the subject when that is more. A spare of 16 requests alone is used up
+/// by a burst of 17 requests in flight at once (a client's burst, or the queue after a stall),
+/// and each of them would wait for Redis; a spare as large as the outstanding amount grows with
+/// the rate this gateway spends at (outstanding is about that rate times the time the control
+/// plane takes to reflect a charge). It is a spare only where the balance is ample against it
+/// (at least 64 bases per gateway).
+pub fn spare_basis(amount: i64, outstanding: i64) -> i64 {
+    amount.max(outstanding / SPARE_AMOUNTS)
+}
 
 /// A balance a lease is taken on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -81,7 +92,7 @@ pub struct Lease {
 pub struct Want {
     pub subject: Subject,
     pub min: i64,
-    /// The request's amount (sizes the spare).
+    /// The spare's basis (see [`spare_basis`]).
     pub amount: i64,
     /// The amounts of this gateway's other requests waiting for a grant of the subject.
     pub queued: i64,
@@ -155,7 +166,7 @@ impl Leases {
         (min > claimed).then(|| Want {
             subject,
             min,
-            amount,
+            amount: spare_basis(amount, outstanding),
             queued: queued.max(0),
             balance,
             version,
@@ -165,7 +176,7 @@ impl Leases {
 
     /// A claim to ask for in the background after a request was held within the lease of
     /// `subject` (`outstanding` includes it): when the balance was ample at the last grant, the
-    /// headroom left is below [`TOP_UP_BELOW`] of `amount` and no top-up is on its way. The
+    /// headroom left is below [`TOP_UP_BELOW`] spare bases and no top-up is on its way. The
     /// claim asks for at least what is claimed now, so that its answer cannot shrink a lease
     /// that requests admitted meanwhile spend from; Redis adds the spare when the balance is
     /// still ample.
@@ -180,7 +191,8 @@ impl Leases {
         let seq = self.seq + 1;
         let l = self.by_subject.get_mut(&subject)?;
         let headroom = l.claimed.saturating_sub(outstanding);
-        if !l.ample || l.topping || amount <= 0 || headroom >= amount.saturating_mul(TOP_UP_BELOW) {
+        let basis = spare_basis(amount, outstanding);
+        if !l.ample || l.topping || amount <= 0 || headroom >= basis.saturating_mul(TOP_UP_BELOW) {
             return None;
         }
         let (balance, version) = if l.version > version {
@@ -193,7 +205,7 @@ impl Leases {
         Some(Want {
             subject,
             min: l.claimed.max(outstanding),
-            amount,
+            amount: basis,
             queued: 0,
             balance,
             version,
@@ -425,28 +437,28 @@ mod tests {
     #[test]
     fn a_lease_running_low_is_topped_up_once_at_a_time() {
         let mut leases = Leases::default();
-        grant(&mut leases, U, 1000, true, 1_000_000);
-        // 200 of headroom is more than 8 requests of 20: nothing to do.
-        assert_eq!(leases.top_up(U, 800, 20, 1_000_000, 3), None);
+        grant(&mut leases, U, 2000, true, 1_000_000);
+        // 1 100 of headroom is more than 8 requests of 100: nothing to do.
+        assert_eq!(leases.top_up(U, 900, 100, 1_000_000, 3), None);
         let want = leases
-            .top_up(U, 900, 20, 1_000_000, 3)
-            .expect("headroom below 160");
-        assert_eq!((want.min, want.amount, want.queued), (1000, 20, 0));
+            .top_up(U, 1300, 100, 1_000_000, 3)
+            .expect("headroom below 800");
+        assert_eq!((want.min, want.amount, want.queued), (2000, 100, 0));
         assert!(want.seq > leases.get(U).map_or(0, |l| l.seq));
         assert_eq!(
-            leases.top_up(U, 950, 20, 1_000_000, 3),
+            leases.top_up(U, 1400, 100, 1_000_000, 3),
             None,
             "one on its way"
         );
         // The answer keeps the claim and adds the spare.
-        leases.granted(U, 1000 + 16 * 20, true, 1_000_000, 3, want.seq);
+        leases.granted(U, 2000 + 16 * 100, true, 1_000_000, 3, want.seq);
         leases.topped_up(U);
         assert_eq!(
             leases.get(U).map(|l| (l.claimed, l.topping)),
-            Some((1320, false))
+            Some((3600, false))
         );
-        assert_eq!(leases.top_up(U, 1100, 20, 1_000_000, 3), None);
-        assert!(leases.top_up(U, 1200, 20, 1_000_000, 3).is_some());
+        assert_eq!(leases.top_up(U, 1500, 100, 1_000_000, 3), None);
+        assert!(leases.top_up(U, 2900, 100, 1_000_000, 3).is_some());
     }
 
     #[test]
@@ -458,6 +470,20 @@ mod tests {
             .top_up(U, 1050, 20, 1_000_000, 3)
             .expect("no headroom");
         assert_eq!(want.min, 1050);
+    }
+
+    #[test]
+    fn the_spare_grows_with_what_is_outstanding() {
+        assert_eq!(spare_basis(100, 800), 100);
+        assert_eq!(spare_basis(100, 32_000), 2000);
+        let mut leases = Leases::default();
+        let want = leases.check(U, 32_000, 100, 0, 1_000_000, 3).unwrap();
+        assert_eq!((want.min, want.amount), (32_100, 2000));
+        grant(&mut leases, U, 64_000, true, 1_000_000);
+        // Top-ups start below half a spare, which grows with what is outstanding: at 40 000
+        // half a spare is 20 000 and 24 000 are left, at 44 000 it is 22 000 and 20 000 are.
+        assert_eq!(leases.top_up(U, 40_000, 100, 1_000_000, 3), None);
+        assert!(leases.top_up(U, 44_000, 100, 1_000_000, 3).is_some());
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub const RATE_LIMITED: &str = "gateway_rate_limited_requests_total";
 pub const FLEET_REDIS_UP: &str = "gateway_fleet_budget_redis_up";
 pub const FLEET_FALLBACKS: &str = "gateway_fleet_budget_redis_fallbacks_total";
 pub const FLEET_GRANTS: &str = "gateway_fleet_budget_grants_total";
-pub const FLEET_GRANT_WAITS: &str = "gateway_fleet_budget_grant_waits_total";
+pub const FLEET_TOP_UPS: &str = "gateway_fleet_budget_top_ups_total";
 pub const IN_FLIGHT: &str = "gateway_in_flight_requests";
 pub const CONFIG_STALE: &str = "gateway_config_stale_seconds";
 pub const MODEL_REQUESTS: &str = "gateway_model_requests_total";
@@ -274,8 +274,8 @@ pub struct Metrics {
     pub fleet_fallbacks: prometheus::IntCounter,
     /// Redis calls made to grow a lease of fleet budget.
     pub fleet_grants: prometheus::IntCounter,
-    /// Requests that waited for a grant (their lease did not cover them).
-    pub fleet_grant_waits: prometheus::IntCounter,
+    /// Redis calls made in the background to top up a lease a request left low.
+    pub fleet_top_ups: prometheus::IntCounter,
     /// Relay requests being answered (read when scraped; the autoscaler's custom metric).
     pub in_flight: IntGauge,
     /// Seconds since the control plane's config stream was lost (0 while it delivers).
@@ -380,14 +380,14 @@ impl Metrics {
         registry.register(Box::new(fleet_fallbacks.clone()))?;
         let fleet_grants = prometheus::IntCounter::new(
             FLEET_GRANTS,
-            "Redis calls made to grow a lease of fleet budget (for requests it did not cover, and top-ups ahead of need)",
+            "Redis calls made to grow a lease of fleet budget (requests its lease did not cover)",
         )?;
         registry.register(Box::new(fleet_grants.clone()))?;
-        let fleet_grant_waits = prometheus::IntCounter::new(
-            FLEET_GRANT_WAITS,
-            "Requests that waited for Redis to grow a lease of fleet budget that did not cover them",
+        let fleet_top_ups = prometheus::IntCounter::new(
+            FLEET_TOP_UPS,
+            "Redis calls made in the background to top up a lease of fleet budget that a request left low",
         )?;
-        registry.register(Box::new(fleet_grant_waits.clone()))?;
+        registry.register(Box::new(fleet_top_ups.clone()))?;
         let breakers_open = IntGauge::new(
             BREAKERS_OPEN,
             "Channel keys this gateway keeps out of routing after consecutive failures",
@@ -430,7 +430,7 @@ impl Metrics {
             fleet_redis_up,
             fleet_fallbacks,
             fleet_grants,
-            fleet_grant_waits,
+            fleet_top_ups,
             breakers_open,
             breaker_opened,
             in_flight,
@@ -494,7 +494,7 @@ impl Metrics {
             redis_up: self.fleet_redis_up.clone(),
             fallbacks: self.fleet_fallbacks.clone(),
             grants: self.fleet_grants.clone(),
-            waits: self.fleet_grant_waits.clone(),
+            top_ups: self.fleet_top_ups.clone(),
         }
     }
 
