@@ -152,9 +152,8 @@ impl Carry {
             inner.add(user.id, token.id, amount);
             return Ok(Vec::new());
         }
-        let subjects: Vec<(Subject, i64)> = Inner::subjects(user, token).collect();
         let mut wants = Vec::new();
-        for &(subject, balance) in &subjects {
+        for (subject, balance) in Inner::subjects(user, token) {
             let outstanding = inner.outstanding(subject);
             let queued = inner.queued.get(&subject).copied().unwrap_or(0);
             wants.extend(inner.leases.check(
@@ -171,7 +170,7 @@ impl Carry {
         }
         inner.add(user.id, token.id, amount);
         let mut top_ups = Vec::new();
-        for &(subject, balance) in &subjects {
+        for (subject, balance) in Inner::subjects(user, token) {
             // Requests waiting for a grant of the subject bring a spare with it; a top-up now
             // would only overtake their claims, and they would ask again.
             if inner.queued.contains_key(&subject) {
@@ -516,28 +515,17 @@ mod tests {
         carry.try_hold(user, token, 1, 10).unwrap();
         carry.release(1, 7, 10);
         carry.charged("r1", 1, 7, 10);
+        let lease = || {
+            let l = carry.lease(Subject::User(1)).unwrap();
+            (l.claimed, l.ample)
+        };
         carry.apply(2, &one_user(1_000_000 - 10, 0, true), &Fresh::all());
-        let lease = carry.lease(Subject::User(1)).unwrap();
-        assert_eq!(
-            (lease.claimed, lease.ample),
-            (170, true),
-            "r1 explains the fall"
-        );
+        assert_eq!(lease(), (170, true), "r1 explains the fall");
         carry.acknowledged(2, ["r1"]);
         carry.apply(3, &one_user(1_000_000 - 10, 0, true), &Fresh::all());
-        let lease = carry.lease(Subject::User(1)).unwrap();
-        assert_eq!(
-            (lease.claimed, lease.ample),
-            (160, true),
-            "r1 leaves the lease"
-        );
+        assert_eq!(lease(), (160, true), "r1 leaves the lease");
         carry.apply(4, &one_user(1_000_000 - 500, 0, true), &Fresh::all());
-        let lease = carry.lease(Subject::User(1)).unwrap();
-        assert_eq!(
-            (lease.claimed, lease.ample),
-            (0, false),
-            "an unexplained fall"
-        );
+        assert_eq!(lease(), (0, false), "an unexplained fall");
     }
 
     #[test]

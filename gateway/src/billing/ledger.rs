@@ -44,7 +44,9 @@ pub fn reserve_carried(
     let (r, top_ups) = reserve_within_leases(user, token, version, amount, carry, request_id)?;
     // Leases are topped up only where they are enforced, by a fleet budget
     // (`Fleet::reserve`); what is not asked for is handed back at once.
-    carry.topped_up(&top_ups);
+    if !top_ups.is_empty() {
+        carry.topped_up(&top_ups);
+    }
     Ok(r)
 }
 
