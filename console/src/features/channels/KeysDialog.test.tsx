@@ -158,8 +158,10 @@ describe('the Keys dialog of a multi-key channel', () => {
     expect(screen.getByTestId('key-status-1')).toHaveTextContent('Disabled by hand');
     expect(server.actions.at(-1)).toEqual({ channel_id: CHANNEL_ID, action: 'get_key_status' });
 
+    // The first action has ended (its button no longer spins) before the second is asked.
+    await waitFor(() => expect(screen.getByTestId('key-toggle-1')).not.toHaveClass('ant-btn-loading'));
     fireEvent.click(screen.getByTestId('key-toggle-1'));
-    expect(await screen.findByText('Key #1 enabled')).toBeInTheDocument();
+    expect(await screen.findByText('Key #1 enabled', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(server.changes().at(-1)).toEqual({ channel_id: CHANNEL_ID, action: 'enable_key', key_index: 1 });
     await waitFor(() => expect(summary('manual')).toHaveAttribute('data-value', '0'));
 
