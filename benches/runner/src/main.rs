@@ -3,6 +3,7 @@
 //! Portkey), loads each the same way on the same machine in one run, and writes
 //! `benches/results/<date>.md` (plus the raw runs as JSON). See `benches/README.md`.
 
+mod budget_calls;
 mod churn;
 mod cp_api;
 mod hold;

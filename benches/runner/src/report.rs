@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use crate::budget_calls::BudgetCalls;
 use crate::report_scale;
 use crate::results::{Point, Results, Run};
 use crate::targets::Kind;
@@ -264,6 +265,41 @@ fn closed_table(out: &mut String, r: &Results, workload: &str) {
     }
 }
 
+/// Per gateway point, its runs' fleet-budget calls to Redis: the requests that waited for a
+/// grant (each a Redis round trip before going upstream) and the top-ups made without waiting.
+fn budget_waits(out: &mut String, points: &[Point]) {
+    let lines: Vec<String> = points
+        .iter()
+        .filter_map(|p| {
+            let calls: Vec<BudgetCalls> = p.runs.iter().filter_map(|x| x.budget_calls).collect();
+            if calls.is_empty() {
+                return None;
+            }
+            let list = |f: fn(&BudgetCalls) -> u64| {
+                calls
+                    .iter()
+                    .map(|c| f(c).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            Some(format!(
+                "- {}: {} (top-ups in the background: {})",
+                p.target,
+                list(|c| c.waited),
+                list(|c| c.top_ups)
+            ))
+        })
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nRequests that waited for a fleet-budget grant from Redis, per run (from the gateway's `gateway_fleet_budget_grants_total` and `gateway_fleet_budget_top_ups_total`):\n\n{}",
+        lines.join("\n")
+    );
+}
+
 pub(crate) fn row(out: &mut String, p: &Point, with_conc: bool) {
     let (lo, hi) = p.range(|x| x.cpu_us_per_req);
     let cpu = p.med(|x| x.cpu_us_per_req);
@@ -391,6 +427,7 @@ pub fn render(r: &Results) -> String {
             );
             out.push_str(&line);
         }
+        budget_waits(&mut out, &r.open);
     }
     if !r.in_flight.is_empty() {
         let _ = writeln!(
@@ -482,6 +519,7 @@ mod tests {
             mock_us_per_req: 5.0,
             peak_rss_kib: 1024,
             load_avg: 1.0,
+            budget_calls: None,
         };
         Point {
             target,
@@ -558,5 +596,40 @@ mod tests {
             !h.iter().any(|x| x.what.starts_with("streams at scale")),
             "no stream rows without streams measured"
         );
+    }
+
+    #[test]
+    fn the_open_loop_section_lists_the_gateways_waits_for_redis_per_run() {
+        let mut gateway = point(Kind::Gateway, CHAT, 36.0);
+        gateway.rate = Some(5000);
+        gateway.runs[0].budget_calls = Some(BudgetCalls {
+            waited: 0,
+            top_ups: 21,
+        });
+        let mut second = gateway.runs[0].clone();
+        second.budget_calls = Some(BudgetCalls {
+            waited: 3,
+            top_ups: 19,
+        });
+        gateway.runs.push(second);
+        let mut mock = point(Kind::Mock, CHAT, 5.0);
+        mock.rate = Some(5000);
+        let mut r = Results::empty_quick_run();
+        r.open = vec![mock, gateway];
+        let report = render(&r);
+        assert!(
+            report.contains("- gateway: 0, 3 (top-ups in the background: 21, 19)"),
+            "{report}"
+        );
+        assert!(
+            !report.contains("- mock (direct):"),
+            "a target without an admin port has no line"
+        );
+
+        r.open[1]
+            .runs
+            .iter_mut()
+            .for_each(|x| x.budget_calls = None);
+        assert!(!render(&r).contains("waited for a fleet-budget grant"));
     }
 }

@@ -431,6 +431,7 @@ mod tests {
             mock_us_per_req: 5.0,
             peak_rss_kib: 50 * 1024,
             load_avg: 1.0,
+            budget_calls: None,
         };
         ScalePoint {
             label: label.into(),

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::budget_calls::BudgetCalls;
 use crate::stats::median;
 use crate::streams::Streams;
 use crate::targets::Kind;
@@ -24,6 +25,9 @@ pub struct Run {
     pub peak_rss_kib: u64,
     /// 1-minute load average at the end of the run.
     pub load_avg: f64,
+    /// The gateway's fleet-budget calls to Redis during the run (gateway targets with an
+    /// admin port; `None` for the others).
+    pub budget_calls: Option<BudgetCalls>,
 }
 
 /// A load point (target × workload × concurrency or rate), repeated.

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::budget_calls::BudgetCalls;
 use crate::load::{self, Load};
 use crate::procs::{self, RssSampler};
 use crate::results::{InFlight, Point, Run, Settings, StreamsPoint};
@@ -34,6 +35,8 @@ impl Bench {
         load: impl FnOnce() -> anyhow::Result<Load>,
     ) -> anyhow::Result<Run> {
         let hz = procs::clock_ticks() as f64;
+        // Read outside the CPU window: serving `/metrics` is not the run's work.
+        let calls_before = t.admin_addr.as_deref().and_then(BudgetCalls::read);
         let before = (
             procs::tree_ticks(t.pid),
             ticks_or_zero(t.control_plane_pid),
@@ -47,6 +50,7 @@ impl Bench {
             ticks_or_zero(t.control_plane_pid),
             procs::tree_ticks(self.mock_pid),
         );
+        let calls_after = t.admin_addr.as_deref().and_then(BudgetCalls::read);
         let l = result?;
         let per_req = |a: u64, b: u64| {
             if l.requests == 0 {
@@ -66,6 +70,7 @@ impl Bench {
             mock_us_per_req: per_req(after.2, before.2),
             peak_rss_kib: peak,
             load_avg: procs::load_average(),
+            budget_calls: calls_before.zip(calls_after).map(|(b, a)| a.since(b)),
         })
     }
 
@@ -204,8 +209,12 @@ impl Bench {
                 let r = self.measure(t, || {
                     load::oha(oha, &req, s.rate, p.conns, s.seconds, s.load_cpu)
                 })?;
+                let waits = r
+                    .budget_calls
+                    .map(|c| format!(", {} waited for Redis", c.waited))
+                    .unwrap_or_default();
                 eprintln!(
-                    "open loop run {run}/{}: {} at {} req/s: done {:.0} req/s, p50 {:.3} ms, p99 {:.3} ms, {:.1} µs CPU/req",
+                    "open loop run {run}/{}: {} at {} req/s: done {:.0} req/s, p50 {:.3} ms, p99 {:.3} ms, {:.1} µs CPU/req{waits}",
                     s.runs, t.kind, s.rate, r.rps, r.p50_ms, r.p99_ms, r.cpu_us_per_req
                 );
                 p.runs.push(r);
