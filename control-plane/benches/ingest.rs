@@ -159,7 +159,7 @@ async fn main() -> anyhow::Result<()> {
             sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
                 .execute(&admin_db.pool)
                 .await?;
-            admin_db.pool.close().await;
+            admin_db.close().await;
             let base = admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b);
             Some(format!("{base}/{name}"))
         }
@@ -224,7 +224,7 @@ async fn main() -> anyhow::Result<()> {
         total * QUOTA,
         repeat.inserted
     );
-    db.pool.close().await;
+    db.close().await;
     if let Some(admin) = &admin_url {
         let admin_db = Db::connect(Some(admin), dir.path(), 1).await?;
         sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE {name}")))

@@ -63,10 +63,10 @@ async fn prepare(admin: &str, rows: usize) -> anyhow::Result<(Db, String)> {
             .await?;
         if have == i64::try_from(rows)? {
             println!("reusing {NAME} ({have} rows)");
-            admin_db.pool.close().await;
+            admin_db.close().await;
             return Ok((db, url));
         }
-        db.pool.close().await;
+        db.close().await;
         sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE {NAME}")))
             .execute(&admin_db.pool)
             .await?;
@@ -74,7 +74,7 @@ async fn prepare(admin: &str, rows: usize) -> anyhow::Result<(Db, String)> {
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {NAME}")))
         .execute(&admin_db.pool)
         .await?;
-    admin_db.pool.close().await;
+    admin_db.close().await;
     let db = Db::connect(Some(&url), &dir, 4).await?;
     db.migrate().await?;
     let at = now();
@@ -240,7 +240,7 @@ async fn main() -> anyhow::Result<()> {
         "worst p95: {worst:.1} ms (goal ≤ {GOAL_MS} ms: {})",
         if worst <= GOAL_MS { "met" } else { "missed" }
     );
-    db.pool.close().await;
+    db.close().await;
     if !flag("--keep") {
         let admin_db = Db::connect(Some(&admin), &std::env::temp_dir(), 1).await?;
         sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE {NAME}")))

@@ -6,9 +6,10 @@
 use std::sync::Arc;
 
 use sqlx::any::AnyArguments;
+use sqlx::postgres::PgArguments;
 use sqlx::query::{Query, QueryAs};
 use sqlx::sqlite::SqliteArguments;
-use sqlx::{Any, Arguments, AssertSqlSafe, FromRow, Sqlite};
+use sqlx::{Any, Arguments, AssertSqlSafe, FromRow, Postgres, Sqlite};
 
 /// A parameter value.
 #[derive(Debug, Clone)]
@@ -135,6 +136,22 @@ impl DynQuery {
             match bind {
                 Bind::Text(v) => args.add(v),
                 Bind::Shared(v) => args.add(v),
+                Bind::Int(v) => args.add(v),
+                Bind::OptText(v) => args.add(v),
+            }
+            .map_err(sqlx::Error::Encode)?;
+        }
+        Ok(sqlx::query_with(AssertSqlSafe(self.sql), args))
+    }
+
+    /// The query for PostgreSQL's own driver, taking the values.
+    pub fn into_postgres_query(self) -> Result<Query<'static, Postgres, PgArguments>, sqlx::Error> {
+        let mut args = PgArguments::default();
+        args.reserve(self.binds.len(), 0);
+        for bind in self.binds {
+            match bind {
+                Bind::Text(v) => args.add(v),
+                Bind::Shared(v) => args.add(v.to_string()),
                 Bind::Int(v) => args.add(v),
                 Bind::OptText(v) => args.add(v),
             }

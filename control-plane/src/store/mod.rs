@@ -57,6 +57,10 @@ pub struct Db {
     /// On a SQLite file, the same file through SQLite's own driver, for the usage ingest's
     /// batch statements (see [`batch_tx`]); connects when first used.
     pub sqlite: Option<sqlx::SqlitePool>,
+    /// On PostgreSQL, the same server through PostgreSQL's own driver, for the usage ingest's
+    /// batch transactions, whose log rows go in by `COPY` (see [`batch_tx`]); connects when
+    /// first used.
+    pub postgres: Option<sqlx::PgPool>,
 }
 
 /// Why the database could not be opened.
@@ -118,12 +122,31 @@ impl Db {
             });
         }
         let pool = options.connect(&url).await?;
-        let mut sqlite = None;
-        if kind == DbKind::Sqlite {
-            pool.execute("PRAGMA journal_mode = WAL").await?;
-            sqlite = native_sqlite(&url)?;
+        let (mut sqlite, mut postgres) = (None, None);
+        match kind {
+            DbKind::Sqlite => {
+                pool.execute("PRAGMA journal_mode = WAL").await?;
+                sqlite = native_sqlite(&url)?;
+            }
+            DbKind::Postgres => postgres = Some(native_postgres(&url, max_connections)?),
         }
-        Ok(Db { pool, kind, sqlite })
+        Ok(Db {
+            pool,
+            kind,
+            sqlite,
+            postgres,
+        })
+    }
+
+    /// Closes every pool of this handle (waiting for their connections to be returned).
+    pub async fn close(&self) {
+        self.pool.close().await;
+        if let Some(pool) = &self.sqlite {
+            pool.close().await;
+        }
+        if let Some(pool) = &self.postgres {
+            pool.close().await;
+        }
     }
 
     /// Applies the migrations of this database's engine.
@@ -176,6 +199,15 @@ fn native_sqlite(url: &str) -> Result<Option<sqlx::SqlitePool>, DbError> {
             .max_connections(NATIVE_SQLITE_CONNECTIONS)
             .connect_lazy_with(options),
     ))
+}
+
+/// PostgreSQL's own driver for the usage ingest's batches (the `Any` driver cannot `COPY`): at
+/// most half as many connections as the main pool (one per gateway ingesting at once).
+fn native_postgres(url: &str, max_connections: u32) -> Result<sqlx::PgPool, DbError> {
+    let options = url.parse::<sqlx::postgres::PgConnectOptions>()?;
+    Ok(sqlx::postgres::PgPoolOptions::new()
+        .max_connections((max_connections / 2).max(1))
+        .connect_lazy_with(options))
 }
 
 /// Hides the password of a database URL for messages.

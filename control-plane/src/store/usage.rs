@@ -381,6 +381,13 @@ async fn insert_logs(
     rows: &[&UsageRow],
     census: Census,
 ) -> Result<Option<Vec<bool>>, sqlx::Error> {
+    if census == Census::Count {
+        match copy_logs(tx, rows).await? {
+            Some(true) => return Ok(Some(vec![true; rows.len()])),
+            Some(false) => return Ok(None),
+            None => {}
+        }
+    }
     let mut stored = Vec::with_capacity(rows.len());
     let chunks: Vec<&[&UsageRow]> = match kind {
         DbKind::Postgres => vec![rows],
@@ -414,7 +421,7 @@ async fn insert_logs(
 }
 
 /// The insert's head: the columns a usage record fills in `logs`, in the order both
-/// backends' inserts give them.
+/// backends' inserts (and [`log_rows_as_copy`]) give them.
 macro_rules! insert_log_columns {
     ($insert:literal) => {
         concat!(
@@ -424,6 +431,101 @@ macro_rules! insert_log_columns {
          token_id, \"group\", ip, request_id, other) "
         )
     };
+}
+
+/// Copies the log rows of a batch seen for the first time, on PostgreSQL's own driver: `COPY`
+/// costs the server about a third less per row than the insert from arrays (no literal to
+/// parse, no speculative insertion per row for `ON CONFLICT`). `Some(true)` when every row was
+/// stored; `Some(false)` when some may not be new (a receipt holds one of their request ids,
+/// or the server refused the copy: a request id already stored, as when a gateway delivers a
+/// batch again), and the transaction is left to be rolled back, so that the insert, which skips
+/// what is stored, writes the batch instead; `None` on a connection that cannot copy.
+async fn copy_logs(tx: &mut BatchTx, rows: &[&UsageRow]) -> Result<Option<bool>, sqlx::Error> {
+    if !tx.can_copy() {
+        return Ok(None);
+    }
+    if rows.is_empty() {
+        return Ok(Some(true));
+    }
+    let Some(data) = log_rows_as_copy(rows) else {
+        return Ok(None);
+    };
+    // A consumption record charged while its log rows were off left a receipt instead: `COPY`
+    // cannot skip it, the insert does.
+    let mut receipts =
+        DynQuery::new("SELECT request_id FROM usage_receipts WHERE request_id = ANY(");
+    receipts
+        .bind_text(text_array(
+            rows.iter().filter_map(|r| request_id(r)).map(Some),
+        ))
+        .push("::TEXT[]) LIMIT 1");
+    if !tx.fetch_texts(receipts).await?.is_empty() {
+        return Ok(Some(false));
+    }
+    match tx
+        .copy_in(
+            concat!(insert_log_columns!("COPY"), "FROM STDIN (FORMAT binary)"),
+            data,
+        )
+        .await
+    {
+        Ok(Some(copied)) => Ok(Some(copied == rows.len() as u64)),
+        Ok(None) => Ok(None),
+        Err(sqlx::Error::Database(e)) => {
+            tracing::debug!(error = %e, "log rows not copied; inserting them instead");
+            Ok(Some(false))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `rows` in `COPY`'s binary format, in the columns of [`insert_log_columns`]: PostgreSQL
+/// takes every value as it is stored, with nothing to parse or escape. `None` for a text over
+/// the format's 2 GiB (never a usage record's).
+fn log_rows_as_copy(rows: &[&UsageRow]) -> Option<Vec<u8>> {
+    const COLUMNS: i16 = 18;
+    let mut out = Vec::with_capacity(21 + rows.len() * 320);
+    // Signature, flags (no OIDs), header extension length.
+    out.extend_from_slice(b"PGCOPY\n\xff\r\n\0");
+    out.extend_from_slice(&0i32.to_be_bytes());
+    out.extend_from_slice(&0i32.to_be_bytes());
+    let int = |out: &mut Vec<u8>, v: i64| {
+        out.extend_from_slice(&8i32.to_be_bytes());
+        out.extend_from_slice(&v.to_be_bytes());
+    };
+    let text = |out: &mut Vec<u8>, v: Option<&str>| -> Option<()> {
+        match v {
+            Some(t) => {
+                out.extend_from_slice(&i32::try_from(t.len()).ok()?.to_be_bytes());
+                out.extend_from_slice(t.as_bytes());
+            }
+            None => out.extend_from_slice(&(-1i32).to_be_bytes()),
+        }
+        Some(())
+    };
+    for r in rows {
+        out.extend_from_slice(&COLUMNS.to_be_bytes());
+        int(&mut out, r.user_id);
+        int(&mut out, r.created_at);
+        int(&mut out, r.kind);
+        text(&mut out, Some(&r.content))?;
+        text(&mut out, Some(&r.username))?;
+        text(&mut out, Some(&r.token_name))?;
+        text(&mut out, Some(&r.model_name))?;
+        int(&mut out, r.quota);
+        int(&mut out, r.prompt_tokens);
+        int(&mut out, r.completion_tokens);
+        int(&mut out, r.use_time);
+        int(&mut out, i64::from(r.is_stream));
+        int(&mut out, r.channel_id);
+        int(&mut out, r.token_id);
+        text(&mut out, Some(&r.group))?;
+        text(&mut out, Some(&r.ip))?;
+        text(&mut out, request_id(r))?;
+        text(&mut out, Some(&r.other))?;
+    }
+    out.extend_from_slice(&(-1i16).to_be_bytes());
+    Some(out)
 }
 
 /// PostgreSQL's insert of `rows`: the whole batch as one array per column, bound as text and
@@ -900,6 +1002,7 @@ pub async fn rejections(
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
@@ -921,6 +1024,193 @@ mod tests {
             );
         }
         assert_eq!(lengths_seen.len(), 10, "1, 2, 4, ... 512");
+    }
+
+    #[test]
+    fn the_binary_copy_has_its_header_a_tuple_per_row_and_its_trailer() {
+        let row = UsageRow {
+            request_id: String::new(),
+            created_at: 1_700_000_000,
+            kind: 2,
+            user_id: 9,
+            username: "ü".into(),
+            ..Default::default()
+        };
+        let data = log_rows_as_copy(&[&row]).unwrap();
+        assert!(data.starts_with(b"PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0"));
+        assert!(data.ends_with(&[0xff, 0xff]));
+        let tuple = &data[19..data.len() - 2];
+        // 18 fields: user_id, created_at and type as 8-byte integers first.
+        assert_eq!(&tuple[..2], &[0, 18]);
+        assert_eq!(&tuple[2..6], &[0, 0, 0, 8]);
+        assert_eq!(&tuple[6..14], &9i64.to_be_bytes());
+        assert_eq!(&tuple[14..18], &[0, 0, 0, 8]);
+        assert_eq!(&tuple[18..26], &1_700_000_000i64.to_be_bytes());
+        // content (empty), then the username in UTF-8 with its byte length.
+        assert_eq!(&tuple[38..42], &[0, 0, 0, 0]);
+        assert_eq!(&tuple[42..48], &[0, 0, 0, 2, 0xc3, 0xbc]);
+        // No request id is NULL (length -1), just before the last field (other, empty).
+        assert_eq!(
+            &tuple[tuple.len() - 8..],
+            &[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]
+        );
+    }
+
+    /// `url` with its database name replaced by `name`.
+    fn on_database(url: &str, name: &str) -> String {
+        let (base, query) = url.split_once('?').unwrap_or((url, ""));
+        let root = base.rsplit_once('/').map_or(base, |(root, _)| root);
+        let query = if query.is_empty() {
+            String::new()
+        } else {
+            format!("?{query}")
+        };
+        format!("{root}/{name}{query}")
+    }
+
+    #[tokio::test]
+    async fn first_deliveries_are_copied_and_anything_not_new_is_left_to_the_insert() {
+        let Some(admin_url) = std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty()) else {
+            eprintln!("DATABASE_URL not set: PostgreSQL test skipped");
+            return;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let admin = Db::connect(Some(&admin_url), dir.path(), 1).await.unwrap();
+        let name = format!("usage_copy_{}", std::process::id());
+        for sql in [
+            format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+            format!("CREATE DATABASE {name}"),
+        ] {
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .execute(&admin.pool)
+                .await
+                .unwrap();
+        }
+        let db = Db::connect(Some(&on_database(&admin_url, &name)), dir.path(), 4)
+            .await
+            .unwrap();
+        db.migrate().await.unwrap();
+
+        let rows = [
+            UsageRow {
+                request_id: "copy-1".into(),
+                created_at: 1_700_000_000,
+                kind: 2,
+                user_id: 1,
+                username: "tab\there \"quoted\" \\ back".into(),
+                token_name: "line\nbreak\r".into(),
+                model_name: "中文-model".into(),
+                content: "\\N".into(),
+                other: "{\"a\":1}".into(),
+                ip: "203.0.113.7".into(),
+                group: "default".into(),
+                quota: 7,
+                prompt_tokens: 1,
+                completion_tokens: 2,
+                use_time: 3,
+                is_stream: true,
+                channel_id: 4,
+                token_id: 5,
+                task: None,
+            },
+            UsageRow {
+                created_at: 1_700_000_001,
+                kind: 6,
+                ..Default::default()
+            },
+        ];
+        let refs: Vec<&UsageRow> = rows.iter().collect();
+        let mut tx = BatchTx::begin(&db).await.unwrap();
+        assert_eq!(copy_logs(&mut tx, &refs).await.unwrap(), Some(true));
+        tx.commit().await.unwrap();
+        type Texts = (
+            Option<String>,
+            String,
+            String,
+            String,
+            String,
+            String,
+            String,
+            String,
+        );
+        let texts: Vec<Texts> = sqlx::query_as(
+            "SELECT request_id, username, token_name, model_name, content, other, ip, \"group\" \
+             FROM logs ORDER BY created_at",
+        )
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+        let want = |r: &UsageRow| {
+            (
+                request_id(r).map(str::to_owned),
+                r.username.clone(),
+                r.token_name.clone(),
+                r.model_name.clone(),
+                r.content.clone(),
+                r.other.clone(),
+                r.ip.clone(),
+                r.group.clone(),
+            )
+        };
+        assert_eq!(texts, rows.iter().map(want).collect::<Vec<_>>());
+        type Ints = (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64);
+        let ints: Vec<Ints> = sqlx::query_as(
+            "SELECT user_id, created_at, type, quota, prompt_tokens, completion_tokens, \
+             use_time, is_stream, channel_id, token_id FROM logs ORDER BY created_at",
+        )
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+        assert_eq!(
+            ints,
+            vec![
+                (1, 1_700_000_000, 2, 7, 1, 2, 3, 1, 4, 5),
+                (0, 1_700_000_001, 6, 0, 0, 0, 0, 0, 0, 0)
+            ]
+        );
+
+        // The same rows again: the server refuses the copy and the insert decides.
+        let mut tx = BatchTx::begin(&db).await.unwrap();
+        assert_eq!(copy_logs(&mut tx, &refs).await.unwrap(), Some(false));
+        drop(tx);
+        // A receipt holds a request id: nothing is copied.
+        sqlx::query("INSERT INTO usage_receipts (request_id, created_at) VALUES ('copy-3', 0)")
+            .execute(&db.pool)
+            .await
+            .unwrap();
+        let receipted = UsageRow {
+            request_id: "copy-3".into(),
+            created_at: 1_700_000_002,
+            kind: 2,
+            ..Default::default()
+        };
+        let mut tx = BatchTx::begin(&db).await.unwrap();
+        assert_eq!(
+            copy_logs(&mut tx, &[&receipted]).await.unwrap(),
+            Some(false)
+        );
+        drop(tx);
+        let logs: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM logs")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+        assert_eq!(logs, 2);
+
+        // A SQLite file has no COPY: its insert writes the rows.
+        let sqlite = Db::connect(None, dir.path(), 2).await.unwrap();
+        let mut tx = BatchTx::begin(&sqlite).await.unwrap();
+        assert_eq!(copy_logs(&mut tx, &refs).await.unwrap(), None);
+        drop(tx);
+        sqlite.close().await;
+
+        db.close().await;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE {name} WITH (FORCE)"
+        )))
+        .execute(&admin.pool)
+        .await
+        .unwrap();
+        admin.close().await;
     }
 
     #[test]

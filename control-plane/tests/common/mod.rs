@@ -146,7 +146,7 @@ impl TestApp {
 
     /// Closes the pool and drops a PostgreSQL test database.
     pub async fn finish(self) {
-        self.state.db().pool.close().await;
+        self.state.db().close().await;
         if let (Some(admin_url), Some(name)) = (&self.pg_admin_url, &self.pg_db_name) {
             let admin = admin_pool(admin_url).await;
             let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
