@@ -72,7 +72,8 @@ pub struct Settings {
     #[arg(long, env = "TURNSTILE_VERIFY_URL", default_value = crate::outbound::turnstile::DEFAULT_VERIFY_URL)]
     pub turnstile_verify_url: String,
 
-    /// Largest number of database connections.
+    /// Largest number of database connections (on PostgreSQL, a quarter of them, at least one,
+    /// are kept for usage ingest).
     #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 16)]
     pub database_max_connections: u32,
 

@@ -109,7 +109,13 @@ impl Db {
             let allocator = sqlite_alloc::install();
             tracing::debug!(?allocator, "SQLite's allocator");
         }
-        let mut options = AnyPoolOptions::new().max_connections(max_connections);
+        // On PostgreSQL a quarter of the connections (at least one) go to the ingest's own pool.
+        let ingest_connections = (max_connections / 4).max(1);
+        let main_connections = match kind {
+            DbKind::Postgres => max_connections.saturating_sub(ingest_connections).max(1),
+            DbKind::Sqlite => max_connections,
+        };
+        let mut options = AnyPoolOptions::new().max_connections(main_connections);
         if kind == DbKind::Sqlite {
             options = options.after_connect(|conn, _meta| {
                 Box::pin(async move {
@@ -128,7 +134,7 @@ impl Db {
                 pool.execute("PRAGMA journal_mode = WAL").await?;
                 sqlite = native_sqlite(&url)?;
             }
-            DbKind::Postgres => postgres = Some(native_postgres(&url, max_connections)?),
+            DbKind::Postgres => postgres = Some(native_postgres(&url, ingest_connections)?),
         }
         Ok(Db {
             pool,
@@ -201,12 +207,12 @@ fn native_sqlite(url: &str) -> Result<Option<sqlx::SqlitePool>, DbError> {
     ))
 }
 
-/// PostgreSQL's own driver for the usage ingest's batches (the `Any` driver cannot `COPY`): at
-/// most half as many connections as the main pool (one per gateway ingesting at once).
-fn native_postgres(url: &str, max_connections: u32) -> Result<sqlx::PgPool, DbError> {
+/// PostgreSQL's own driver for the usage ingest's batches (the `Any` driver cannot `COPY`), with
+/// at most `connections` (one per gateway ingesting at once), connected when first used.
+fn native_postgres(url: &str, connections: u32) -> Result<sqlx::PgPool, DbError> {
     let options = url.parse::<sqlx::postgres::PgConnectOptions>()?;
     Ok(sqlx::postgres::PgPoolOptions::new()
-        .max_connections((max_connections / 2).max(1))
+        .max_connections(connections)
         .connect_lazy_with(options))
 }
 
