@@ -130,33 +130,13 @@ impl DynQuery {
     /// The query for SQLite's native driver, taking the values: text is handed over without a
     /// copy (the `Any` driver copies every text value twice more before SQLite copies it).
     pub fn into_sqlite_query(self) -> Result<Query<'static, Sqlite, SqliteArguments>, sqlx::Error> {
-        let mut args = SqliteArguments::default();
-        args.reserve(self.binds.len(), 0);
-        for bind in self.binds {
-            match bind {
-                Bind::Text(v) => args.add(v),
-                Bind::Shared(v) => args.add(v),
-                Bind::Int(v) => args.add(v),
-                Bind::OptText(v) => args.add(v),
-            }
-            .map_err(sqlx::Error::Encode)?;
-        }
+        let args = native_arguments::<Sqlite>(self.binds)?;
         Ok(sqlx::query_with(AssertSqlSafe(self.sql), args))
     }
 
     /// The query for PostgreSQL's own driver, taking the values.
     pub fn into_postgres_query(self) -> Result<Query<'static, Postgres, PgArguments>, sqlx::Error> {
-        let mut args = PgArguments::default();
-        args.reserve(self.binds.len(), 0);
-        for bind in self.binds {
-            match bind {
-                Bind::Text(v) => args.add(v),
-                Bind::Shared(v) => args.add(v.to_string()),
-                Bind::Int(v) => args.add(v),
-                Bind::OptText(v) => args.add(v),
-            }
-            .map_err(sqlx::Error::Encode)?;
-        }
+        let args = native_arguments::<Postgres>(self.binds)?;
         Ok(sqlx::query_with(AssertSqlSafe(self.sql), args))
     }
 
@@ -201,6 +181,30 @@ impl DynQuery {
     fn sql(&self) -> &str {
         &self.sql
     }
+}
+
+/// The bound values as a native driver's arguments, moved rather than copied (shared text is
+/// handed over as it is).
+fn native_arguments<DB>(binds: Vec<Bind>) -> Result<DB::Arguments, sqlx::Error>
+where
+    DB: sqlx::Database,
+    for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> Arc<str>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    let mut args = DB::Arguments::default();
+    args.reserve(binds.len(), 0);
+    for bind in binds {
+        match bind {
+            Bind::Text(v) => args.add(v),
+            Bind::Shared(v) => args.add(v),
+            Bind::Int(v) => args.add(v),
+            Bind::OptText(v) => args.add(v),
+        }
+        .map_err(sqlx::Error::Encode)?;
+    }
+    Ok(args)
 }
 
 /// The bound values as the driver's arguments, moved rather than copied.

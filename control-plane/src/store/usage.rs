@@ -447,9 +447,6 @@ async fn copy_logs(tx: &mut BatchTx, rows: &[&UsageRow]) -> Result<Option<bool>,
     if rows.is_empty() {
         return Ok(Some(true));
     }
-    let Some(data) = log_rows_as_copy(rows) else {
-        return Ok(None);
-    };
     // A consumption record charged while its log rows were off left a receipt instead: `COPY`
     // cannot skip it, the insert does.
     let mut receipts =
@@ -462,6 +459,9 @@ async fn copy_logs(tx: &mut BatchTx, rows: &[&UsageRow]) -> Result<Option<bool>,
     if !tx.fetch_texts(receipts).await?.is_empty() {
         return Ok(Some(false));
     }
+    let Some(data) = log_rows_as_copy(rows) else {
+        return Ok(None);
+    };
     match tx
         .copy_in(
             concat!(insert_log_columns!("COPY"), "FROM STDIN (FORMAT binary)"),
