@@ -279,9 +279,10 @@ async fn usage_ingest_moves_balances_in_the_feed(app: &TestApp) {
     assert_eq!(updates[0].quota, -154);
 }
 
-/// An update of users or tokens records one change per row whose gateway-visible columns
-/// changed value, and none for rows left as they were: a usage record that costs nothing, or
-/// a save that changes nothing, sends gateways no delta.
+/// An update of users or tokens names every row whose gateway-visible columns changed value
+/// (a change per row on SQLite, per statement and 1 000 rows on PostgreSQL), and no row left as
+/// it was: a usage record that costs nothing, or a save that changes nothing, sends gateways no
+/// delta.
 async fn updates_record_only_changed_rows(app: &TestApp) {
     use control_plane::store::config_changes::{between, max_version};
     let root = app.root().await;
@@ -295,8 +296,8 @@ async fn updates_record_only_changed_rows(app: &TestApp) {
         let mut changes: Vec<(String, String)> = between(db, before, upto, 1000)
             .await
             .unwrap()
-            .into_iter()
-            .map(|c| (c.entity, c.entity_id))
+            .iter()
+            .flat_map(|c| c.ids().map(|id| (c.entity.clone(), id.to_string())))
             .collect();
         changes.sort();
         (upto, changes)
@@ -314,7 +315,7 @@ async fn updates_record_only_changed_rows(app: &TestApp) {
         ("token".to_owned(), second.to_string()),
     ];
     want.sort();
-    assert_eq!(changes, want, "one change per updated token");
+    assert_eq!(changes, want, "every updated token named once");
 
     sqlx::query(
         "UPDATE tokens SET remain_quota = remain_quota, status = status WHERE user_id = $1",
@@ -590,7 +591,67 @@ async fn concurrent_writers_and_lost_connections_converge(app: &TestApp) {
     }
 }
 
+/// One statement that changes 2 500 tokens (an operator's bulk edit) reaches a gateway whole,
+/// in deltas of at most 2 000 tokens each, every token with its new value. On PostgreSQL the
+/// statement is recorded as three changes of at most 1 000 ids, ascending.
+async fn a_bulk_update_reaches_gateways_in_bounded_deltas(app: &TestApp) {
+    use control_plane::store::config_changes::{between, max_version};
+    let root = app.root().await;
+    let user = app.user(&root, "bulk").await;
+    let db = app.db();
+    for first in (0..2500).step_by(500) {
+        let mut q = control_plane::store::dynamic::DynQuery::new(
+            "INSERT INTO tokens (user_id, name, key_hash, key_enc, remain_quota) SELECT ",
+        );
+        q.bind_int(user.user_id).push(
+            ", 'bulk', 'bulk-' || CAST(n AS TEXT), 'x', 5 FROM (WITH RECURSIVE s(n) AS \
+             (SELECT ",
+        );
+        q.bind_int(first)
+            .push(" UNION ALL SELECT n + 1 FROM s WHERE n + 1 < ")
+            .bind_int(first + 500)
+            .push(") SELECT n FROM s) AS s");
+        q.build().execute(&db.pool).await.unwrap();
+    }
+    let addr = common::serve_with_grpc(app).await;
+    let mut stream = watch(addr, 0).await;
+    let snap = next(&mut stream).await.snapshot.unwrap();
+    assert_eq!(
+        snap.tokens.iter().filter(|t| t.name == "bulk").count(),
+        2500
+    );
+    let before = max_version(db).await.unwrap();
+    sqlx::query("UPDATE tokens SET remain_quota = 9 WHERE name = 'bulk'")
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    let changes = between(db, before, max_version(db).await.unwrap(), 10_000)
+        .await
+        .unwrap();
+    let ids: Vec<i64> = changes.iter().flat_map(|c| c.ids()).collect();
+    assert_eq!(ids.len(), 2500, "every token recorded once");
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "in id order");
+    if db.kind == control_plane::store::DbKind::Postgres {
+        assert_eq!(changes.len(), 3, "a change per 1 000 ids");
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    while seen.len() < 2500 {
+        let delta = delta_until(&mut stream, |_| true).await;
+        assert!(
+            delta.upsert_tokens.len() <= 2000,
+            "{} tokens in one delta",
+            delta.upsert_tokens.len()
+        );
+        for t in &delta.upsert_tokens {
+            assert_eq!(t.remain_quota, 9, "token {} sent with its new value", t.id);
+            seen.insert(t.id);
+        }
+    }
+    assert_eq!(seen.into_iter().collect::<Vec<_>>(), ids);
+}
+
 on_both_backends!(
+    a_bulk_update_reaches_gateways_in_bounded_deltas,
     concurrent_writers_and_lost_connections_converge,
     snapshot_then_deltas,
     usage_ingest_moves_balances_in_the_feed,

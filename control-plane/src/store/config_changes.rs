@@ -1,9 +1,9 @@
 //! The `config_changes` outbox (filled by triggers on users, tokens, channels and options) and
 //! the reads that build what gateways see: users, tokens and channels, all or by id.
 
-use super::Db;
 use super::channels::ChannelRecord;
-use super::dynamic::DynQuery;
+use super::dynamic::{DynQuery, bigint_array};
+use super::{Db, DbKind};
 
 /// One recorded change: which entity changed, at which config version.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -11,8 +11,20 @@ pub struct Change {
     pub version: i64,
     /// `user`, `token`, `channel` or `option`.
     pub entity: String,
-    /// The entity's id (the option's key for options).
+    /// The entity's id (the option's key for options). On PostgreSQL, an update statement's
+    /// changed users or tokens are one change: up to 1 000 ids, ascending, joined by commas.
     pub entity_id: String,
+}
+
+impl Change {
+    /// The ids of the users, tokens or channels this change names (none for an option, and
+    /// none for a part that is not a number).
+    pub fn ids(&self) -> impl Iterator<Item = i64> + '_ {
+        self.entity_id
+            .split(',')
+            .filter(|_| self.entity != "option")
+            .filter_map(|id| id.trim().parse::<i64>().ok())
+    }
 }
 
 /// The newest config version (0 when nothing was ever recorded).
@@ -114,8 +126,16 @@ pub struct GatewayToken {
     pub rate_limit_success: i64,
 }
 
-/// Appends ` AND id IN ($…)` for `ids`.
-fn push_ids(q: &mut DynQuery, ids: &[i64]) {
+/// Appends a filter on `ids`: on PostgreSQL one array, joined (a statement text for any
+/// number of ids, and a cost of about rows plus ids whatever the plan); on SQLite, one
+/// ` AND id IN ($…)` parameter each (a delta names at most a few thousand).
+fn push_ids(q: &mut DynQuery, kind: DbKind, ids: &[i64]) {
+    if kind == DbKind::Postgres {
+        q.push(" AND id IN (SELECT unnest(CAST(")
+            .bind_text(bigint_array(ids.iter().copied()))
+            .push(" AS BIGINT[])))");
+        return;
+    }
     q.push(" AND id IN (");
     for (i, id) in ids.iter().enumerate() {
         if i > 0 {
@@ -136,7 +156,7 @@ pub async fn users(db: &Db, ids: Option<&[i64]>) -> Result<Vec<GatewayUser>, sql
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        push_ids(&mut q, ids);
+        push_ids(&mut q, db.kind, ids);
     }
     q.build_as::<GatewayUser>().fetch_all(&db.pool).await
 }
@@ -153,7 +173,7 @@ pub async fn tokens(db: &Db, ids: Option<&[i64]>) -> Result<Vec<GatewayToken>, s
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        push_ids(&mut q, ids);
+        push_ids(&mut q, db.kind, ids);
     }
     q.build_as::<GatewayToken>().fetch_all(&db.pool).await
 }

@@ -183,6 +183,22 @@ impl DynQuery {
     }
 }
 
+/// A PostgreSQL array literal of `values` (`{1,2,3}`), bound as text and cast to `BIGINT[]`:
+/// the server reads a batch's columns as arrays about twice as fast as the same rows as JSON.
+pub fn bigint_array(values: impl Iterator<Item = i64>) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("{");
+    for (i, v) in values.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        // Writing into a String cannot fail.
+        let _ = write!(out, "{v}");
+    }
+    out.push('}');
+    out
+}
+
 /// The bound values as a native driver's arguments, moved rather than copied (shared text is
 /// handed over as it is).
 fn native_arguments<DB>(binds: Vec<Bind>) -> Result<DB::Arguments, sqlx::Error>
@@ -247,6 +263,16 @@ impl<'a> SharedText<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bigint_arrays_are_postgres_array_literals() {
+        assert_eq!(bigint_array(std::iter::empty()), "{}");
+        assert_eq!(bigint_array([7].into_iter()), "{7}");
+        assert_eq!(
+            bigint_array([i64::MIN, -1, 0, i64::MAX].into_iter()),
+            "{-9223372036854775808,-1,0,9223372036854775807}"
+        );
+    }
 
     #[test]
     fn placeholders_are_numbered_in_order() {

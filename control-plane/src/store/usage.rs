@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::batch_tx::BatchTx;
-use super::dynamic::{DynQuery, SharedText};
+use super::dynamic::{DynQuery, SharedText, bigint_array};
 use super::logs::LogType;
 use super::{Db, DbKind};
 use crate::domain::usage::{self as rules, RecordView, Rejection};
@@ -710,22 +710,6 @@ impl Balance {
     }
 }
 
-/// A PostgreSQL array literal of `values` (`{1,2,3}`), bound as text and cast to `BIGINT[]`:
-/// the server reads a batch's columns as arrays about twice as fast as the same rows as JSON.
-fn bigint_array(values: impl Iterator<Item = i64>) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::from("{");
-    for (i, v) in values.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        // Writing into a String cannot fail.
-        let _ = write!(out, "{v}");
-    }
-    out.push('}');
-    out
-}
-
 /// A PostgreSQL array literal of `values`, bound as text and cast to `TEXT[]`: every element in
 /// double quotes, with `\` and `"` escaped by a backslash, so any text reads back as it was;
 /// `None` is `NULL`.
@@ -1216,16 +1200,6 @@ mod tests {
         .await
         .unwrap();
         admin.close().await;
-    }
-
-    #[test]
-    fn bigint_arrays_are_postgres_array_literals() {
-        assert_eq!(bigint_array(std::iter::empty()), "{}");
-        assert_eq!(bigint_array([7].into_iter()), "{7}");
-        assert_eq!(
-            bigint_array([i64::MIN, -1, 0, i64::MAX].into_iter()),
-            "{-9223372036854775808,-1,0,9223372036854775807}"
-        );
     }
 
     #[test]

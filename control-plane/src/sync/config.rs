@@ -14,7 +14,8 @@ use tonic::{Request, Response, Status};
 use super::snapshot::{self, SyncError};
 use crate::spans::Recorded;
 use crate::state::AppState;
-use crate::store::{self, DbKind, config_changes};
+use crate::store::config_changes::{self, Change};
+use crate::store::{self, DbKind};
 use telemetry::KeyValue;
 
 /// How often the stable version is recomputed when no notification arrives (SQLite polls, and
@@ -26,6 +27,9 @@ const PENDING_POLL: Duration = Duration::from_millis(20);
 const PG_POLL: Duration = Duration::from_secs(1);
 /// At most this many changes go into one delta.
 const BATCH: i64 = 2000;
+/// At most this many entities go into one delta (a change of an update statement names up to
+/// 1 000), unless its first change alone names more.
+const MAX_DELTA_IDS: usize = 2000;
 /// Changes older than this are pruned; gateways further behind get a full snapshot.
 const KEEP_CHANGES_SECONDS: i64 = 3600;
 
@@ -395,6 +399,8 @@ async fn stream_changes(
     loop {
         while cursor < stable {
             let rows = config_changes::between(db, cursor, stable, BATCH).await?;
+            let read_all = rows.len() < usize::try_from(BATCH).unwrap_or(usize::MAX);
+            let (rows, cut) = within_delta(rows);
             let top = rows.last().map_or(stable, |c| c.version);
             if !rows.is_empty() {
                 let mut span = push_span(state, gateway_id, "delta", cursor, top);
@@ -412,11 +418,7 @@ async fn stream_changes(
                 push.with_label_values(&["delta"])
                     .observe(since.elapsed().as_secs_f64());
             }
-            cursor = if rows.len() < usize::try_from(BATCH).unwrap_or(usize::MAX) {
-                stable
-            } else {
-                top
-            };
+            cursor = if read_all && !cut { stable } else { top };
         }
         tokio::select! {
             _ = tx.closed() => return Ok(()),
@@ -431,9 +433,65 @@ async fn stream_changes(
     }
 }
 
+/// The first of `rows` that name at most [`MAX_DELTA_IDS`] entities together (at least one
+/// row), and whether any row was left for the next delta.
+fn within_delta(mut rows: Vec<Change>) -> (Vec<Change>, bool) {
+    let mut named = 0;
+    let keep = rows
+        .iter()
+        .position(|c| {
+            named += c.entity_id.split(',').count();
+            named > MAX_DELTA_IDS
+        })
+        .map_or(rows.len(), |over| over.max(1));
+    let cut = keep < rows.len();
+    rows.truncate(keep);
+    (rows, cut)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn change(version: i64, ids: std::ops::Range<i64>) -> Change {
+        let ids: Vec<String> = ids.map(|id| id.to_string()).collect();
+        Change {
+            version,
+            entity: "token".into(),
+            entity_id: ids.join(","),
+        }
+    }
+
+    #[test]
+    fn a_delta_takes_changes_until_they_name_too_many_entities() {
+        let versions = |rows: &[Change]| rows.iter().map(|c| c.version).collect::<Vec<_>>();
+        let (rows, cut) = within_delta(vec![change(1, 0..1), change(2, 1..2)]);
+        assert_eq!((versions(&rows), cut), (vec![1, 2], false));
+        // 1 000 + 1 000 fit, the third change waits for the next delta.
+        let (rows, cut) = within_delta(vec![
+            change(1, 0..1000),
+            change(2, 1000..2000),
+            change(3, 2000..2001),
+        ]);
+        assert_eq!((versions(&rows), cut), (vec![1, 2], true));
+        // A first change over the bound still goes, alone.
+        let (rows, cut) = within_delta(vec![change(7, 0..2500), change(8, 0..1)]);
+        assert_eq!((versions(&rows), cut), (vec![7], true));
+        let (rows, cut) = within_delta(Vec::new());
+        assert!(rows.is_empty() && !cut);
+    }
+
+    #[test]
+    fn a_change_names_every_id_of_its_list() {
+        let c = change(1, 5..8);
+        assert_eq!(c.ids().collect::<Vec<_>>(), vec![5, 6, 7]);
+        let option = Change {
+            version: 2,
+            entity: "option".into(),
+            entity_id: "12".into(),
+        };
+        assert_eq!(option.ids().count(), 0);
+    }
 
     fn w(names: &[&str]) -> Vec<String> {
         names.iter().map(|n| n.to_string()).collect()

@@ -54,8 +54,8 @@ pub async fn delta(
     for c in changes {
         if c.entity == "option" {
             options_changed = true;
-        } else if let Ok(id) = c.entity_id.parse::<i64>() {
-            ids.entry(c.entity.as_str()).or_default().insert(id);
+        } else {
+            ids.entry(c.entity.as_str()).or_default().extend(c.ids());
         }
     }
     let ids_of = |entity: &str| -> Vec<i64> {
