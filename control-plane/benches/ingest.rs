@@ -144,6 +144,28 @@ async fn count(db: &Db, sql: &'static str) -> i64 {
         .unwrap_or(-1)
 }
 
+/// The share of the balance and roll-up tables' updates that were HOT (the new row version on
+/// the same page, no index entry written), as `users 100.0 %, …`.
+async fn hot_updates(db: &Db) -> String {
+    let rows: Vec<(String, i64, i64)> = sqlx::query_as(
+        "SELECT CAST(relname AS TEXT), n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables \
+         WHERE relname IN ('users', 'tokens', 'quota_data') ORDER BY relname",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap_or_default();
+    let shares: Vec<String> = rows
+        .iter()
+        .map(|(table, updates, hot)| {
+            format!(
+                "{table} {:.1} % of {updates}",
+                100.0 * *hot as f64 / (*updates).max(1) as f64
+            )
+        })
+        .collect();
+    shares.join(", ")
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
     let batches = arg("--batches", 200);
@@ -225,6 +247,15 @@ async fn main() -> anyhow::Result<()> {
         repeat.inserted
     );
     db.close().await;
+    if url.is_some() {
+        // The connections that wrote have ended, so their statistics are in.
+        let db = Db::connect(url.as_deref(), dir.path(), 1).await?;
+        println!(
+            "  HOT updates (no index touched): {}",
+            hot_updates(&db).await
+        );
+        db.close().await;
+    }
     if let Some(admin) = &admin_url {
         let admin_db = Db::connect(Some(admin), dir.path(), 1).await?;
         sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE {name}")))
