@@ -68,7 +68,8 @@ pub async fn delta(
     let users = config_changes::users(db, Some(&user_ids)).await?;
     let tokens = config_changes::tokens(db, Some(&token_ids)).await?;
     let channels = config_changes::channels(db, Some(&channel_ids)).await?;
-    let gone = |wanted: &[i64], found: Vec<i64>| -> Vec<i64> {
+    // (a set: a delta names up to a few thousand ids)
+    let gone = |wanted: &[i64], found: BTreeSet<i64>| -> Vec<i64> {
         wanted
             .iter()
             .copied()
