@@ -397,10 +397,16 @@ async fn stream_changes(
         cursor = stable;
     }
     loop {
+        // Changes read but not sent yet (all at most `stable`), and whether that read reached
+        // `stable`: a read's rest waits for the next delta rather than being read again.
+        let mut unsent: Vec<Change> = Vec::new();
+        let mut read_all = true;
         while cursor < stable {
-            let rows = config_changes::between(db, cursor, stable, BATCH).await?;
-            let read_all = rows.len() < usize::try_from(BATCH).unwrap_or(usize::MAX);
-            let (rows, cut) = within_delta(rows);
+            if unsent.is_empty() {
+                unsent = config_changes::between(db, cursor, stable, BATCH).await?;
+                read_all = unsent.len() < usize::try_from(BATCH).unwrap_or(usize::MAX);
+            }
+            let rows = take_delta(&mut unsent);
             let top = rows.last().map_or(stable, |c| c.version);
             if !rows.is_empty() {
                 let mut span = push_span(state, gateway_id, "delta", cursor, top);
@@ -418,7 +424,11 @@ async fn stream_changes(
                 push.with_label_values(&["delta"])
                     .observe(since.elapsed().as_secs_f64());
             }
-            cursor = if read_all && !cut { stable } else { top };
+            cursor = if read_all && unsent.is_empty() {
+                stable
+            } else {
+                top
+            };
         }
         tokio::select! {
             _ = tx.closed() => return Ok(()),
@@ -433,20 +443,19 @@ async fn stream_changes(
     }
 }
 
-/// The first of `rows` that name at most [`MAX_DELTA_IDS`] entities together (at least one
-/// row), and whether any row was left for the next delta.
-fn within_delta(mut rows: Vec<Change>) -> (Vec<Change>, bool) {
+/// Takes from the front of `unsent` the changes that name at most [`MAX_DELTA_IDS`] entities
+/// together (at least one change); the rest stays for the next delta.
+fn take_delta(unsent: &mut Vec<Change>) -> Vec<Change> {
     let mut named = 0;
-    let keep = rows
+    let keep = unsent
         .iter()
         .position(|c| {
             named += c.entity_id.split(',').count();
             named > MAX_DELTA_IDS
         })
-        .map_or(rows.len(), |over| over.max(1));
-    let cut = keep < rows.len();
-    rows.truncate(keep);
-    (rows, cut)
+        .map_or(unsent.len(), |over| over.max(1));
+    let rest = unsent.split_off(keep);
+    std::mem::replace(unsent, rest)
 }
 
 #[cfg(test)]
@@ -465,20 +474,23 @@ mod tests {
     #[test]
     fn a_delta_takes_changes_until_they_name_too_many_entities() {
         let versions = |rows: &[Change]| rows.iter().map(|c| c.version).collect::<Vec<_>>();
-        let (rows, cut) = within_delta(vec![change(1, 0..1), change(2, 1..2)]);
-        assert_eq!((versions(&rows), cut), (vec![1, 2], false));
+        let mut unsent = vec![change(1, 0..1), change(2, 1..2)];
+        assert_eq!(versions(&take_delta(&mut unsent)), vec![1, 2]);
+        assert!(unsent.is_empty());
         // 1 000 + 1 000 fit, the third change waits for the next delta.
-        let (rows, cut) = within_delta(vec![
+        let mut unsent = vec![
             change(1, 0..1000),
             change(2, 1000..2000),
             change(3, 2000..2001),
-        ]);
-        assert_eq!((versions(&rows), cut), (vec![1, 2], true));
+        ];
+        assert_eq!(versions(&take_delta(&mut unsent)), vec![1, 2]);
+        assert_eq!(versions(&unsent), vec![3]);
+        assert_eq!(versions(&take_delta(&mut unsent)), vec![3]);
         // A first change over the bound still goes, alone.
-        let (rows, cut) = within_delta(vec![change(7, 0..2500), change(8, 0..1)]);
-        assert_eq!((versions(&rows), cut), (vec![7], true));
-        let (rows, cut) = within_delta(Vec::new());
-        assert!(rows.is_empty() && !cut);
+        let mut unsent = vec![change(7, 0..2500), change(8, 0..1)];
+        assert_eq!(versions(&take_delta(&mut unsent)), vec![7]);
+        assert_eq!(versions(&unsent), vec![8]);
+        assert!(take_delta(&mut Vec::new()).is_empty());
     }
 
     #[test]
