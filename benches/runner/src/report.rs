@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use crate::budget_calls::BudgetCalls;
 use crate::report_scale;
-use crate::results::{Point, Results, Run};
+use crate::results::{Point, Results, Run, StreamsPoint};
 use crate::targets::Kind;
 
 const CHAT: &str = "non-stream chat";
@@ -265,6 +265,52 @@ fn closed_table(out: &mut String, r: &Results, workload: &str) {
     }
 }
 
+/// `- target: waits per run (top-ups in the background: per run)`.
+fn waits_line(target: &impl std::fmt::Display, calls: &[BudgetCalls]) -> String {
+    let list = |f: fn(&BudgetCalls) -> u64| {
+        calls
+            .iter()
+            .map(|c| f(c).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "- {target}: {} (top-ups in the background: {})",
+        list(|c| c.waited),
+        list(|c| c.top_ups)
+    )
+}
+
+/// The streams runs' fleet-budget calls to Redis, per target that reports them: the streams
+/// that waited for a grant before going upstream, and the top-ups made without waiting.
+fn stream_budget_waits(out: &mut String, points: &[StreamsPoint]) {
+    let mut targets: Vec<Kind> = Vec::new();
+    for p in points.iter().filter(|p| p.budget_calls.is_some()) {
+        if !targets.contains(&p.target) {
+            targets.push(p.target);
+        }
+    }
+    let lines: Vec<String> = targets
+        .iter()
+        .map(|target| {
+            let calls: Vec<BudgetCalls> = points
+                .iter()
+                .filter(|p| p.target == *target)
+                .filter_map(|p| p.budget_calls)
+                .collect();
+            waits_line(target, &calls)
+        })
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nStreams that waited for a fleet-budget grant from Redis, per run (from the gateway's `gateway_fleet_budget_grants_total` and `gateway_fleet_budget_top_ups_total`):\n\n{}",
+        lines.join("\n")
+    );
+}
+
 /// Per gateway point, its runs' fleet-budget calls to Redis: the requests that waited for a
 /// grant (each a Redis round trip before going upstream) and the top-ups made without waiting.
 fn budget_waits(out: &mut String, points: &[Point]) {
@@ -275,19 +321,7 @@ fn budget_waits(out: &mut String, points: &[Point]) {
             if calls.is_empty() {
                 return None;
             }
-            let list = |f: fn(&BudgetCalls) -> u64| {
-                calls
-                    .iter()
-                    .map(|c| f(c).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            Some(format!(
-                "- {}: {} (top-ups in the background: {})",
-                p.target,
-                list(|c| c.waited),
-                list(|c| c.top_ups)
-            ))
+            Some(waits_line(&p.target, &calls))
         })
         .collect();
     if lines.is_empty() {
@@ -498,6 +532,7 @@ pub fn render(r: &Results) -> String {
                 f(p.load_avg, 2)
             );
         }
+        stream_budget_waits(&mut out, &r.streams);
     }
     report_scale::scale_section(&mut out, r);
     out
@@ -631,5 +666,40 @@ mod tests {
             .iter_mut()
             .for_each(|x| x.budget_calls = None);
         assert!(!render(&r).contains("waited for a fleet-budget grant"));
+    }
+
+    #[test]
+    fn the_streams_section_lists_the_gateways_waits_for_redis_per_run() {
+        let stream = |target: Kind, run: usize, calls: Option<BudgetCalls>| StreamsPoint {
+            target,
+            run,
+            idle_rss_kib: 1024,
+            peak_rss_kib: 2048,
+            cpu_seconds: 1.0,
+            streams: crate::streams::Streams::default(),
+            load_avg: 1.0,
+            budget_calls: calls,
+        };
+        let calls = |waited, top_ups| Some(BudgetCalls { waited, top_ups });
+        let mut r = Results::empty_quick_run();
+        r.streams = vec![
+            stream(Kind::Mock, 1, None),
+            stream(Kind::Gateway, 1, calls(120, 4)),
+            stream(Kind::Mock, 2, None),
+            stream(Kind::Gateway, 2, calls(0, 9)),
+        ];
+        let report = render(&r);
+        assert!(
+            report.contains("Streams that waited for a fleet-budget grant"),
+            "{report}"
+        );
+        assert!(
+            report.contains("- gateway: 120, 0 (top-ups in the background: 4, 9)"),
+            "{report}"
+        );
+        assert!(!report.contains("- mock (direct):"), "{report}");
+
+        r.streams.iter_mut().for_each(|p| p.budget_calls = None);
+        assert!(!render(&r).contains("Streams that waited"));
     }
 }

@@ -87,6 +87,8 @@ pub struct StreamsPoint {
     pub cpu_seconds: f64,
     pub streams: Streams,
     pub load_avg: f64,
+    /// The gateway's fleet-budget calls to Redis over the run (`None` for other targets).
+    pub budget_calls: Option<BudgetCalls>,
 }
 
 impl StreamsPoint {

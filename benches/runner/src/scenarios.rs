@@ -263,6 +263,8 @@ impl Bench {
         for run in 1..=runs {
             for t in &measured {
                 std::thread::sleep(Duration::from_secs(2));
+                // Read outside the CPU window, as in the other runs.
+                let calls_before = t.admin_addr.as_deref().and_then(BudgetCalls::read);
                 let idle = procs::tree_rss_kib(t.pid);
                 let before = procs::tree_ticks(t.pid);
                 let sampler = RssSampler::start(&[t.pid]);
@@ -270,9 +272,14 @@ impl Bench {
                     streams::run(&t.request(self.paced), n, 5000, Duration::from_secs(120));
                 let peak = sampler.finish()[0];
                 let cpu_seconds = procs::tree_ticks(t.pid).saturating_sub(before) as f64 / hz;
+                let calls_after = t.admin_addr.as_deref().and_then(BudgetCalls::read);
+                let budget_calls = calls_before.zip(calls_after).map(|(b, a)| a.since(b));
                 let st = result?;
+                let waits = budget_calls
+                    .map(|c| format!(", {} waited for Redis", c.waited))
+                    .unwrap_or_default();
                 eprintln!(
-                    "streams run {run}/{runs}: {} {} started, {} open at once, {} completed, TTFB p50 {:.2} ms p99 {:.2} ms, idle {} KiB peak {} KiB",
+                    "streams run {run}/{runs}: {} {} started, {} open at once, {} completed, TTFB p50 {:.2} ms p99 {:.2} ms, idle {} KiB peak {} KiB{waits}",
                     t.kind,
                     st.started,
                     st.peak_open,
@@ -290,6 +297,7 @@ impl Bench {
                     cpu_seconds,
                     streams: st,
                     load_avg: procs::load_average(),
+                    budget_calls,
                 });
             }
         }
