@@ -1,5 +1,6 @@
 //! Periodic jobs run once per fleet: of several replicas claiming a job at the same moment
-//! exactly one wins, and nobody can claim it again before its interval is over.
+//! exactly one wins, and nobody can claim it again before its interval (the one asked now) is
+//! over.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -38,4 +39,35 @@ async fn one_replica_per_interval(app: &TestApp) {
     );
 }
 
+/// A job claimed under a long interval (the default, read just before an operator's change
+/// lands) runs again as soon as the shorter interval asked now is over; a longer one asked now
+/// waits longer.
+async fn the_interval_asked_now_decides(app: &TestApp) {
+    let db = app.db();
+    let now = 5_000_000;
+    assert!(claim(db, "channel_test", "a", now, 600_000).await.unwrap());
+    assert!(
+        !claim(db, "channel_test", "a", now + 1_199, 1_200)
+            .await
+            .unwrap()
+    );
+    assert!(
+        claim(db, "channel_test", "a", now + 1_200, 1_200)
+            .await
+            .unwrap()
+    );
+    let last = now + 1_200;
+    assert!(
+        !claim(db, "channel_test", "b", last + 59_999, 60_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        claim(db, "channel_test", "b", last + 60_000, 60_000)
+            .await
+            .unwrap()
+    );
+}
+
 on_both_backends!(one_replica_per_interval);
+on_both_backends!(the_interval_asked_now_decides);
