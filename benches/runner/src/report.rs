@@ -281,6 +281,18 @@ fn waits_line(target: &impl std::fmt::Display, calls: &[BudgetCalls]) -> String 
     )
 }
 
+/// `lines` of [`waits_line`] under a heading naming `what` waited; nothing when there are none.
+fn waits_section(out: &mut String, what: &str, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{what} that waited for a fleet-budget grant from Redis, per run (from the gateway's `gateway_fleet_budget_grants_total` and `gateway_fleet_budget_top_ups_total`):\n\n{}",
+        lines.join("\n")
+    );
+}
+
 /// The streams runs' fleet-budget calls to Redis, per target that reports them: the streams
 /// that waited for a grant before going upstream, and the top-ups made without waiting.
 fn stream_budget_waits(out: &mut String, points: &[StreamsPoint]) {
@@ -301,14 +313,7 @@ fn stream_budget_waits(out: &mut String, points: &[StreamsPoint]) {
             waits_line(target, &calls)
         })
         .collect();
-    if lines.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "\nStreams that waited for a fleet-budget grant from Redis, per run (from the gateway's `gateway_fleet_budget_grants_total` and `gateway_fleet_budget_top_ups_total`):\n\n{}",
-        lines.join("\n")
-    );
+    waits_section(out, "Streams", &lines);
 }
 
 /// Per gateway point, its runs' fleet-budget calls to Redis: the requests that waited for a
@@ -324,14 +329,7 @@ fn budget_waits(out: &mut String, points: &[Point]) {
             Some(waits_line(&p.target, &calls))
         })
         .collect();
-    if lines.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "\nRequests that waited for a fleet-budget grant from Redis, per run (from the gateway's `gateway_fleet_budget_grants_total` and `gateway_fleet_budget_top_ups_total`):\n\n{}",
-        lines.join("\n")
-    );
+    waits_section(out, "Requests", &lines);
 }
 
 pub(crate) fn row(out: &mut String, p: &Point, with_conc: bool) {
