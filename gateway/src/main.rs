@@ -281,7 +281,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         gateway_id,
         "waiting for the first config snapshot"
     );
-    let raw = rt.block_on(watch::first_snapshot(
+    let (raw, first_stream) = rt.block_on(watch::first_snapshot(
         channel.clone(),
         auth.clone(),
         &gateway_id,
@@ -347,6 +347,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         auth,
         gateway_id,
         rest,
+        first_stream,
     ));
     let drain = Duration::from_secs(args.drain_seconds);
     build_server(state.clone(), opts).run(shutdown_args(state, drain));

@@ -45,7 +45,19 @@ async fn config_push_reaches_two_gateways_within_a_second(postgres: bool) {
         .filter(|g| g["connected"] == json!(true))
         .filter_map(|g| g["gateway_id"].as_str())
         .collect();
+    // A starting gateway follows the feed on the stream its first snapshot came on: it is
+    // listed as connected from the start, and acks that snapshot's version.
     assert_eq!(names, vec!["gw-a", "gw-b"], "{listed}");
+    time_until(Duration::from_secs(5), || async {
+        let listed = sys
+            .cp
+            .call_as(&sys.cp.admin, "GET", "/api/gateway/", Value::Null)
+            .await;
+        listed["data"]["items"]
+            .as_array()
+            .is_some_and(|items| items.iter().all(|g| g["lag"] == json!(0)))
+    })
+    .await;
 
     let key = sys.new_token("fresh").await;
     let took = time_until(Duration::from_secs(5), || async {

@@ -34,6 +34,10 @@ pub enum SyncError {
 
 type Client = ConfigServiceClient<InterceptedService<Channel, Auth>>;
 
+/// A Watch stream whose first message (the snapshot a gateway starts from) was read: it goes
+/// on to [`follow`], so a starting gateway keeps one stream and is never seen as gone.
+pub struct OpenStream(tonic::Streaming<pb::WatchResponse>);
+
 /// Opens a Watch stream from `have_version`.
 async fn open(
     client: &mut Client,
@@ -55,8 +59,12 @@ fn client(channel: Channel, auth: Auth) -> Client {
 }
 
 /// Waits for the first full snapshot (retrying with backoff), for a gateway starting up; it
-/// is valid (it builds).
-pub async fn first_snapshot(channel: Channel, auth: Auth, gateway_id: &str) -> pb::Snapshot {
+/// is valid (it builds). The stream it came on stays open for [`follow`].
+pub async fn first_snapshot(
+    channel: Channel,
+    auth: Auth,
+    gateway_id: &str,
+) -> (pb::Snapshot, OpenStream) {
     let mut client = client(channel, auth);
     let mut backoff = Backoff::new();
     loop {
@@ -67,13 +75,13 @@ pub async fn first_snapshot(channel: Channel, auth: Auth, gateway_id: &str) -> p
                     snapshot: Some(s), ..
                 }) => {
                     Snapshot::build(&s)?;
-                    Ok::<_, SyncError>(s)
+                    Ok::<_, SyncError>((s, OpenStream(stream)))
                 }
                 _ => Err(SyncError::Ended),
             }
         };
         match attempt.await {
-            Ok(raw) => return raw,
+            Ok(first) => return first,
             Err(err) => {
                 let wait = backoff.next_wait();
                 tracing::warn!(
@@ -87,21 +95,32 @@ pub async fn first_snapshot(channel: Channel, auth: Auth, gateway_id: &str) -> p
     }
 }
 
-/// Follows the feed forever from `rest` (what the snapshot in force was built from): applies
-/// each message (and any already queued behind it), swaps the new snapshot in, acks the
-/// version; reconnects with backoff.
+/// Follows the feed forever from `rest` (what the snapshot in force was built from), first on
+/// the stream that brought it: acks that version, then applies each message (and any already
+/// queued behind it), swaps the new snapshot in, acks the version; reconnects with backoff.
 pub async fn follow(
     state: Arc<GatewayState>,
     channel: Channel,
     auth: Auth,
     gateway_id: String,
     mut rest: RawRest,
+    first: OpenStream,
 ) {
     let mut client = client(channel, auth);
     let mut backoff = Backoff::new();
+    state.metrics.config_stream_up.set(1);
+    ack(&mut client, &gateway_id, rest.version).await;
+    let mut opened = Some(first.0);
     loop {
-        if let Err(err) =
-            follow_once(&state, &mut client, &gateway_id, &mut rest, &mut backoff).await
+        if let Err(err) = follow_once(
+            &state,
+            &mut client,
+            &gateway_id,
+            &mut rest,
+            &mut backoff,
+            opened.take(),
+        )
+        .await
         {
             tracing::warn!(
                 error = describe(&err),
@@ -122,8 +141,12 @@ async fn follow_once(
     gateway_id: &str,
     rest: &mut RawRest,
     backoff: &mut Backoff,
+    opened: Option<tonic::Streaming<pb::WatchResponse>>,
 ) -> Result<(), SyncError> {
-    let mut stream = open(client, gateway_id, rest.version).await?;
+    let mut stream = match opened {
+        Some(stream) => stream,
+        None => open(client, gateway_id, rest.version).await?,
+    };
     loop {
         let Some(msg) = stream.message().await? else {
             return Err(SyncError::Ended);
@@ -163,15 +186,21 @@ async fn follow_once(
         *rest = next_rest;
         state.metrics.config_applied(rest.version);
         tracing::debug!(version = rest.version, "config applied");
-        let ack = client
-            .ack(pb::AckRequest {
-                gateway_id: gateway_id.to_string(),
-                applied_version: rest.version,
-            })
-            .await;
-        if let Err(status) = ack {
-            tracing::debug!(code = ?status.code(), "config ack failed");
-        }
+        ack(client, gateway_id, rest.version).await;
+    }
+}
+
+/// Tells the control plane this gateway serves `version` (a failed ack is only logged: the
+/// next one, or the next stream's version, says it again).
+async fn ack(client: &mut Client, gateway_id: &str, version: u64) {
+    let ack = client
+        .ack(pb::AckRequest {
+            gateway_id: gateway_id.to_string(),
+            applied_version: version,
+        })
+        .await;
+    if let Err(status) = ack {
+        tracing::debug!(code = ?status.code(), "config ack failed");
     }
 }
 
