@@ -6,7 +6,13 @@
 mod common;
 
 use common::TestApp;
+use control_plane::store::Db;
 use control_plane::store::job_leases::claim;
+
+/// Whether `replica` claims `job` at `at` (ms) under an interval of `every` ms.
+async fn claimed(db: &Db, job: &str, replica: &str, at: i64, every: i64) -> bool {
+    claim(db, job, replica, at, every).await.unwrap()
+}
 
 async fn one_replica_per_interval(app: &TestApp) {
     let db = app.db();
@@ -21,22 +27,10 @@ async fn one_replica_per_interval(app: &TestApp) {
         .filter(|c| *c)
         .count();
     assert_eq!(won, 1, "exactly one replica runs the job");
-    assert!(
-        !claim(db, "channel_test", "replica-0", now + 59_999, 60_000)
-            .await
-            .unwrap()
-    );
-    assert!(
-        claim(db, "channel_test", "replica-3", now + 60_000, 60_000)
-            .await
-            .unwrap()
-    );
+    assert!(!claimed(db, "channel_test", "replica-0", now + 59_999, 60_000).await);
+    assert!(claimed(db, "channel_test", "replica-3", now + 60_000, 60_000).await);
     // Jobs are claimed independently.
-    assert!(
-        claim(db, "balance_refresh", "replica-0", now, 60_000)
-            .await
-            .unwrap()
-    );
+    assert!(claimed(db, "balance_refresh", "replica-0", now, 60_000).await);
 }
 
 /// A job claimed under a long interval (the default, read just before an operator's change
@@ -45,28 +39,12 @@ async fn one_replica_per_interval(app: &TestApp) {
 async fn the_interval_asked_now_decides(app: &TestApp) {
     let db = app.db();
     let now = 5_000_000;
-    assert!(claim(db, "channel_test", "a", now, 600_000).await.unwrap());
-    assert!(
-        !claim(db, "channel_test", "a", now + 1_199, 1_200)
-            .await
-            .unwrap()
-    );
-    assert!(
-        claim(db, "channel_test", "a", now + 1_200, 1_200)
-            .await
-            .unwrap()
-    );
+    assert!(claimed(db, "channel_test", "a", now, 600_000).await);
+    assert!(!claimed(db, "channel_test", "a", now + 1_199, 1_200).await);
+    assert!(claimed(db, "channel_test", "a", now + 1_200, 1_200).await);
     let last = now + 1_200;
-    assert!(
-        !claim(db, "channel_test", "b", last + 59_999, 60_000)
-            .await
-            .unwrap()
-    );
-    assert!(
-        claim(db, "channel_test", "b", last + 60_000, 60_000)
-            .await
-            .unwrap()
-    );
+    assert!(!claimed(db, "channel_test", "b", last + 59_999, 60_000).await);
+    assert!(claimed(db, "channel_test", "b", last + 60_000, 60_000).await);
 }
 
 on_both_backends!(one_replica_per_interval);
