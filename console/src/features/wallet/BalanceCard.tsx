@@ -26,7 +26,12 @@ export function BalanceCard() {
           )}
         </Col>
         <Col xs={12} sm={8}>
-          <Statistic title={intl.formatMessage(m.used)} value={self ? renderQuota(self.used_quota, display) : '-'} />
+          <Statistic
+            title={intl.formatMessage(m.used)}
+            value={self ? renderQuota(self.used_quota, display) : '-'}
+            data-testid="wallet-used"
+            data-quota={self?.used_quota}
+          />
         </Col>
         <Col xs={12} sm={8}>
           <Statistic title={intl.formatMessage(m.requests)} value={self?.request_count ?? '-'} />
