@@ -25,4 +25,4 @@ pub mod usage;
 
 /// The pure protocol crate, re-exported for embedders and tests.
 pub use adapters;
-pub use server::{RunningGateway, ServeOptions, StartError, build_server, build_state};
+pub use server::{RunningGateway, ServeOptions, StartError, build_server, build_state, state_from};

@@ -14,7 +14,7 @@ use gateway::server::DrainOnTerm;
 use gateway::state::GatewayState;
 use gateway::usage::report::{self, Spool};
 use gateway::usage::{JsonLinesSink, NullSink, UsageSink};
-use gateway::{ServeOptions, build_server, build_state};
+use gateway::{ServeOptions, build_server, build_state, state_from};
 use pingora::server::RunArgs;
 
 #[global_allocator]
@@ -281,7 +281,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         gateway_id,
         "waiting for the first config snapshot"
     );
-    let (raw, first_stream) = rt.block_on(watch::first_snapshot(
+    let first = rt.block_on(watch::first_snapshot(
         channel.clone(),
         auth.clone(),
         &gateway_id,
@@ -294,12 +294,12 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         spool,
         args.usage_queue,
     );
-    let state = build_state(&raw, Arc::new(sink))?;
+    let state = state_from(first.built, Arc::new(sink))?;
     preload_tokenizers(args);
     // The full message is not kept: deltas apply to the built snapshot.
-    let version = raw.version;
-    let rest = gateway::config::delta::RawRest::from_snapshot(&raw);
-    drop(raw);
+    let version = first.raw.version;
+    let rest = gateway::config::delta::RawRest::from_snapshot(&first.raw);
+    drop(first.raw);
     gateway::memory::release_free_memory();
     let _ = state
         .tasks
@@ -347,7 +347,7 @@ fn run_connected(args: &Args, url: &str, opts: &ServeOptions) -> anyhow::Result<
         auth,
         gateway_id,
         rest,
-        first_stream,
+        first.stream,
     ));
     let drain = Duration::from_secs(args.drain_seconds);
     build_server(state.clone(), opts).run(shutdown_args(state, drain));

@@ -73,7 +73,15 @@ pub fn build_state(
     raw: &pb::Snapshot,
     sink: Arc<dyn UsageSink>,
 ) -> Result<Arc<GatewayState>, StartError> {
-    let snapshot = Snapshot::build(raw)?;
+    state_from(Snapshot::build(raw)?, sink)
+}
+
+/// The shared state around a snapshot already built (a gateway's first config is built once,
+/// when it arrives).
+pub fn state_from(
+    snapshot: Snapshot,
+    sink: Arc<dyn UsageSink>,
+) -> Result<Arc<GatewayState>, StartError> {
     let upstream = Upstream::new(snapshot.options.connect_timeout)?;
     let metrics = Metrics::new()?;
     metrics.config_applied(snapshot.version);

@@ -58,13 +58,17 @@ fn client(channel: Channel, auth: Auth) -> Client {
         .max_decoding_message_size(256 * 1024 * 1024)
 }
 
-/// Waits for the first full snapshot (retrying with backoff), for a gateway starting up; it
-/// is valid (it builds). The stream it came on stays open for [`follow`].
-pub async fn first_snapshot(
-    channel: Channel,
-    auth: Auth,
-    gateway_id: &str,
-) -> (pb::Snapshot, OpenStream) {
+/// The config a gateway starts from: the message as received (deltas apply to what it was
+/// built from), the snapshot built from it once, and the stream it came on.
+pub struct FirstSnapshot {
+    pub raw: pb::Snapshot,
+    pub built: Snapshot,
+    pub stream: OpenStream,
+}
+
+/// Waits for the first full snapshot that builds (retrying with backoff), for a gateway
+/// starting up. The stream it came on stays open for [`follow`].
+pub async fn first_snapshot(channel: Channel, auth: Auth, gateway_id: &str) -> FirstSnapshot {
     let mut client = client(channel, auth);
     let mut backoff = Backoff::new();
     loop {
@@ -72,11 +76,13 @@ pub async fn first_snapshot(
             let mut stream = open(&mut client, gateway_id, 0).await?;
             match stream.message().await? {
                 Some(pb::WatchResponse {
-                    snapshot: Some(s), ..
-                }) => {
-                    Snapshot::build(&s)?;
-                    Ok::<_, SyncError>((s, OpenStream(stream)))
-                }
+                    snapshot: Some(raw),
+                    ..
+                }) => Ok::<_, SyncError>(FirstSnapshot {
+                    built: Snapshot::build(&raw)?,
+                    raw,
+                    stream: OpenStream(stream),
+                }),
                 _ => Err(SyncError::Ended),
             }
         };
