@@ -11,6 +11,7 @@ pub mod hashing;
 pub mod health;
 pub mod i18n;
 pub mod jobs;
+pub mod memory;
 pub mod metrics;
 pub mod notify;
 pub mod outbound;

@@ -40,6 +40,7 @@ enum Command {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    control_plane::memory::keep_freed_pages();
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env()
