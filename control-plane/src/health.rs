@@ -279,7 +279,11 @@ pub fn spawn_jobs(state: AppState, replica: String) {
 }
 
 async fn run_if_due(state: &AppState, job: &Job, replica: &str) -> Result<(), String> {
-    let options = state.options().await.map_err(|e| e.to_string())?;
+    // Twice a second per job: the two settings it needs, not every option and its defaults.
+    let options = state
+        .options_of(&[job.enabled, job.minutes])
+        .await
+        .map_err(|e| e.to_string())?;
     if !options.bool(job.enabled) {
         return Ok(());
     }

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::api::wallet::UserSetting;
+use crate::domain::options::Options;
 use crate::outbound::mail::{self, Email};
 use crate::state::AppState;
 use crate::store::{self, users::UserRecord};
@@ -25,28 +26,38 @@ struct Notice {
     content: String,
 }
 
-/// Checks the balances a usage batch moved and sends the reminders that are due.
+/// Checks the balances a usage batch moved and sends the reminders that are due. The batch's
+/// users and their sent reminders are read in one statement each; only a user crossing their
+/// threshold (either way) costs a write, so a batch of thousands of users does not become
+/// thousands of statements competing with the next batch for the database.
 pub async fn after_usage(state: &AppState, users: impl IntoIterator<Item = i64>) {
     let mut ids: Vec<i64> = users.into_iter().collect();
     ids.sort_unstable();
     ids.dedup();
-    let options = match state.options().await {
+    let options = match state
+        .options_of(&["QuotaRemindThreshold", "QuotaPerUnit", "SystemName"])
+        .await
+    {
         Ok(o) => o,
         Err(err) => {
             tracing::warn!(error = %err, "quota reminders: options unreadable");
             return;
         }
     };
+    let db = state.db();
+    let (balances, sent) = match tokio::try_join!(
+        store::config_changes::users(db, Some(&ids)),
+        store::notices::sent_among(db, &ids),
+    ) {
+        Ok(read) => read,
+        Err(err) => {
+            tracing::warn!(error = %err, "quota reminders: balances unreadable");
+            return;
+        }
+    };
     let default_threshold = options.i64("QuotaRemindThreshold");
-    for id in ids {
-        let user = match store::users::find_by_id(state.db(), id).await {
-            Ok(Some(user)) if user.deleted_at.is_none() => user,
-            Ok(_) => continue,
-            Err(err) => {
-                tracing::warn!(user_id = id, error = %err, "quota reminders: user unreadable");
-                continue;
-            }
-        };
+    let mut above_again = Vec::new();
+    for user in balances {
         let setting = serde_json::from_str::<UserSetting>(&user.setting).ok();
         let threshold = setting
             .as_ref()
@@ -56,37 +67,65 @@ pub async fn after_usage(state: &AppState, users: impl IntoIterator<Item = i64>)
         if threshold <= 0 {
             continue;
         }
+        let was_sent = sent.contains(&user.id);
         if user.quota >= threshold {
-            if let Err(err) = store::notices::rearm(state.db(), id).await {
-                tracing::warn!(user_id = id, error = %err, "quota reminders: re-arming failed");
+            if was_sent {
+                above_again.push(user.id);
             }
             continue;
         }
-        match store::notices::claim(state.db(), id, store::now()).await {
-            Ok(true) => {}
-            Ok(false) => continue,
-            Err(err) => {
-                tracing::warn!(user_id = id, error = %err, "quota reminders: claim failed");
-                continue;
-            }
+        if was_sent {
+            continue;
         }
-        let per_unit = options.f64("QuotaPerUnit");
-        let dollars = if per_unit > 0.0 {
-            user.quota as f64 / per_unit
-        } else {
-            0.0
-        };
-        let notice = Notice {
-            kind: "quota_exceed",
-            title: format!("{}: your balance is running low", options.get("SystemName")),
-            content: format!(
-                "Your remaining quota is {} (about ${dollars:.2}), under your reminder threshold \
-                 of {threshold}. Top up to keep your requests served.",
-                user.quota
-            ),
-        };
-        spawn_delivery(state.clone(), user, setting, notice);
+        remind(state, &options, user.id, threshold, setting).await;
     }
+    if let Err(err) = store::notices::rearm(db, &above_again).await {
+        tracing::warn!(users = above_again.len(), error = %err, "quota reminders: re-arming failed");
+    }
+}
+
+/// Sends `user_id` a reminder under `threshold`, unless another batch or replica claimed it.
+async fn remind(
+    state: &AppState,
+    options: &Options,
+    user_id: i64,
+    threshold: i64,
+    setting: Option<UserSetting>,
+) {
+    match store::notices::claim(state.db(), user_id, store::now()).await {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(err) => {
+            tracing::warn!(user_id, error = %err, "quota reminders: claim failed");
+            return;
+        }
+    }
+    // The whole record, for the delivery (email, webhook); read after the claim, for the
+    // balance as it stands now.
+    let user = match store::users::find_by_id(state.db(), user_id).await {
+        Ok(Some(user)) if user.deleted_at.is_none() => user,
+        Ok(_) => return,
+        Err(err) => {
+            tracing::warn!(user_id, error = %err, "quota reminders: user unreadable");
+            return;
+        }
+    };
+    let per_unit = options.f64("QuotaPerUnit");
+    let dollars = if per_unit > 0.0 {
+        user.quota as f64 / per_unit
+    } else {
+        0.0
+    };
+    let notice = Notice {
+        kind: "quota_exceed",
+        title: format!("{}: your balance is running low", options.get("SystemName")),
+        content: format!(
+            "Your remaining quota is {} (about ${dollars:.2}), under your reminder threshold \
+             of {threshold}. Top up to keep your requests served.",
+            user.quota
+        ),
+    };
+    spawn_delivery(state.clone(), user, setting, notice);
 }
 
 /// Tells the root user that live failures disabled `channel` (or its key `key_index`).

@@ -169,13 +169,19 @@ fn record(id: &str, user_id: i64, quota: i64) -> UsageRecord {
 
 /// One batch of one record, acknowledged.
 async fn charge(addr: SocketAddr, id: &str, user_id: i64, quota: i64) {
+    charge_batch(addr, vec![record(id, user_id, quota)]).await;
+}
+
+/// One batch of `records`, all of them inserted.
+async fn charge_batch(addr: SocketAddr, records: Vec<UsageRecord>) {
+    let expected = records.len() as u32;
     let mut client = UsageServiceClient::connect(format!("http://{addr}"))
         .await
         .unwrap();
     let batch = ReportBatch {
         batch_id: rand_id(),
         gateway_id: "gw-notify".into(),
-        records: vec![record(id, user_id, quota)],
+        records,
     };
     let mut acks = client
         .report(common::authed(tokio_stream::iter(vec![batch])))
@@ -183,7 +189,7 @@ async fn charge(addr: SocketAddr, id: &str, user_id: i64, quota: i64) {
         .unwrap()
         .into_inner();
     let ack = acks.next().await.unwrap().unwrap();
-    assert_eq!(ack.inserted, 1, "{ack:?}");
+    assert_eq!(ack.inserted, expected, "{ack:?}");
 }
 
 fn rand_id() -> u64 {
@@ -371,6 +377,100 @@ async fn reminders_go_once_per_crossing_sqlite() {
 #[tokio::test]
 async fn reminders_go_once_per_crossing_postgres() {
     reminders_go_once_per_crossing(Backend::Postgres).await;
+}
+
+/// Users of one batch whose reminders were sent, as stored.
+async fn sent_reminders(app: &TestApp, users: &[i64]) -> Vec<i64> {
+    let mut sent: Vec<i64> = sqlx::query_scalar::<_, i64>("SELECT user_id FROM quota_notices")
+        .fetch_all(&app.db().pool)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|id| users.contains(id))
+        .collect();
+    sent.sort_unstable();
+    sent
+}
+
+/// One batch charging four users, each in another state: re-armed, reminded, left alone
+/// twice. Each is judged on its own, from one read of the batch's users and sent reminders.
+async fn one_batch_judges_each_of_its_users(backend: Backend) {
+    let pki = Pki::new();
+    let ca = pki.path("ca.pem");
+    let Some(app) = TestApp::start_with(backend, |s| {
+        s.outbound_allow_networks = Networks::parse("127.0.0.1, ::1").unwrap();
+        s.outbound_ca_file = Some(ca);
+    })
+    .await
+    else {
+        eprintln!("DATABASE_URL not set: PostgreSQL variant skipped");
+        return;
+    };
+    let (port, hooks) = receiver(&pki).await;
+    let addr = common::serve_with_grpc(&app).await;
+    let root = app.root().await;
+    // (name, balance before the batch, a reminder already sent)
+    let cases = [
+        ("backabove", 5000, true),
+        ("newlyunder", 500, false),
+        ("stillunder", 500, true),
+        ("alwaysabove", 5000, false),
+    ];
+    let mut ids = Vec::new();
+    for (i, (name, quota, sent)) in cases.iter().enumerate() {
+        let user = app.user(&root, name).await;
+        save_setting(
+            &app,
+            &user,
+            json!({"notify_type": "webhook", "quota_warning_threshold": 1000,
+                   "webhook_url": format!("https://localhost:{port}/hook"),
+                   "webhook_secret": format!("secret-{i}")}),
+        )
+        .await;
+        set_quota(&app, user.user_id, *quota).await;
+        if *sent {
+            sqlx::query("INSERT INTO quota_notices (user_id, notified_at) VALUES ($1, $2)")
+                .bind(user.user_id)
+                .bind(now())
+                .execute(&app.db().pool)
+                .await
+                .unwrap();
+        }
+        ids.push(user.user_id);
+    }
+    let records = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| record(&format!("many-{i}"), *id, 10))
+        .collect();
+    charge_batch(addr, records).await;
+
+    let calls = wait_calls(&hooks, 1).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let calls_now = hooks.lock().unwrap().len();
+    assert_eq!(calls_now, 1, "{calls:?}");
+    assert_eq!(calls[0].authorization, "Bearer secret-1");
+    assert!(
+        calls[0].body["content"].as_str().unwrap().contains("490"),
+        "{}",
+        calls[0].body
+    );
+    // The reminder of "back-above" is re-armed, "newly-under" now holds one, "still-under"
+    // keeps its own.
+    let mut expected = vec![ids[1], ids[2]];
+    expected.sort_unstable();
+    assert_eq!(sent_reminders(&app, &ids).await, expected);
+    app.finish().await;
+}
+
+#[tokio::test]
+async fn one_batch_judges_each_of_its_users_sqlite() {
+    one_batch_judges_each_of_its_users(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn one_batch_judges_each_of_its_users_postgres() {
+    one_batch_judges_each_of_its_users(Backend::Postgres).await;
 }
 
 #[tokio::test]

@@ -126,17 +126,18 @@ pub struct GatewayToken {
     pub rate_limit_success: i64,
 }
 
-/// Appends a filter on `ids`: on PostgreSQL one array, joined (a statement text for any
+/// Appends `column IN (ids)`: on PostgreSQL one array, joined (a statement text for any
 /// number of ids, and a cost of about rows plus ids whatever the plan); on SQLite, one
-/// ` AND id IN ($…)` parameter each (a delta names at most a few thousand).
-fn push_ids(q: &mut DynQuery, kind: DbKind, ids: &[i64]) {
+/// parameter each (a delta or a usage batch names at most a few thousand).
+pub(super) fn push_ids(q: &mut DynQuery, kind: DbKind, column: &'static str, ids: &[i64]) {
+    q.push(column);
     if kind == DbKind::Postgres {
-        q.push(" AND id IN (SELECT unnest(CAST(")
+        q.push(" IN (SELECT unnest(CAST(")
             .bind_text(bigint_array(ids.iter().copied()))
             .push(" AS BIGINT[])))");
         return;
     }
-    q.push(" AND id IN (");
+    q.push(" IN (");
     for (i, id) in ids.iter().enumerate() {
         if i > 0 {
             q.push(", ");
@@ -156,7 +157,8 @@ pub async fn users(db: &Db, ids: Option<&[i64]>) -> Result<Vec<GatewayUser>, sql
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        push_ids(&mut q, db.kind, ids);
+        q.push(" AND ");
+        push_ids(&mut q, db.kind, "id", ids);
     }
     q.build_as::<GatewayUser>().fetch_all(&db.pool).await
 }
@@ -173,7 +175,8 @@ pub async fn tokens(db: &Db, ids: Option<&[i64]>) -> Result<Vec<GatewayToken>, s
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        push_ids(&mut q, db.kind, ids);
+        q.push(" AND ");
+        push_ids(&mut q, db.kind, "id", ids);
     }
     q.build_as::<GatewayToken>().fetch_all(&db.pool).await
 }

@@ -1,7 +1,11 @@
 //! Quota reminders sent: one per crossing of a user's warning threshold, for the whole fleet
 //! of control-plane replicas (an insert that only one caller wins).
 
+use std::collections::HashSet;
+
 use super::Db;
+use super::config_changes::push_ids;
+use super::dynamic::DynQuery;
 
 /// Claims the reminder of `user_id` under its threshold: `true` for the one caller that
 /// should send it, `false` when it was sent already since the balance last stood above.
@@ -18,11 +22,26 @@ pub async fn claim(db: &Db, user_id: i64, now: i64) -> Result<bool, sqlx::Error>
     Ok(inserted == 1)
 }
 
-/// The balance of `user_id` stands above its threshold again: the next crossing is notified.
-pub async fn rearm(db: &Db, user_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM quota_notices WHERE user_id = $1")
-        .bind(user_id)
-        .execute(&db.pool)
-        .await?;
+/// The users among `ids` whose reminder was sent since their balance last stood above their
+/// threshold: one read, so that a usage batch writes nothing for users with nothing to change.
+pub async fn sent_among(db: &Db, ids: &[i64]) -> Result<HashSet<i64>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let mut q = DynQuery::new("SELECT user_id FROM quota_notices WHERE ");
+    push_ids(&mut q, db.kind, "user_id", ids);
+    let rows: Vec<(i64,)> = q.build_as().fetch_all(&db.pool).await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
+/// The balances of `user_ids` stand above their thresholds again: their next crossings are
+/// notified. One statement for all of them.
+pub async fn rearm(db: &Db, user_ids: &[i64]) -> Result<(), sqlx::Error> {
+    if user_ids.is_empty() {
+        return Ok(());
+    }
+    let mut q = DynQuery::new("DELETE FROM quota_notices WHERE ");
+    push_ids(&mut q, db.kind, "user_id", user_ids);
+    q.build().execute(&db.pool).await?;
     Ok(())
 }
