@@ -22,17 +22,24 @@ pub struct Created {
     pub key: String,
 }
 
-/// A root session on one control plane.
+/// A signed-in session on one control plane (root's, or a user's).
 pub struct Api {
     conn: Conn,
     cookie: String,
+    /// The signed-in user's id, sent as `New-Api-User`.
+    user_id: String,
 }
 
 impl Api {
     /// Signs in as root (set up by [`crate::setup::configure`]).
     pub fn login(cp_addr: &str) -> anyhow::Result<Api> {
+        Api::login_as(cp_addr, "root", ROOT_PASSWORD)
+    }
+
+    /// Signs in as `username`.
+    pub fn login_as(cp_addr: &str, username: &str, password: &str) -> anyhow::Result<Api> {
         let mut conn = Conn::new(cp_addr, Duration::from_secs(60));
-        let body = json!({"username": "root", "password": ROOT_PASSWORD}).to_string();
+        let body = json!({"username": username, "password": password}).to_string();
         let answer = conn.send(
             "POST",
             "/api/user/login",
@@ -47,7 +54,16 @@ impl Api {
             .find(|c| c.starts_with("session=") && c.len() > "session=".len())
             .with_context(|| format!("sign-in set no session cookie: {}", answer.text()))?
             .to_owned();
-        Ok(Api { conn, cookie })
+        let user: Value = serde_json::from_slice(&answer.body).context("the sign-in answer")?;
+        let user_id = user["data"]["id"]
+            .as_i64()
+            .context("the sign-in answer carries no user id")?
+            .to_string();
+        Ok(Api {
+            conn,
+            cookie,
+            user_id,
+        })
     }
 
     /// One JSON call; the answer, which must say `success: true`.
@@ -57,7 +73,7 @@ impl Api {
             path,
             &[
                 ("Content-Type", "application/json"),
-                ("New-Api-User", "1"),
+                ("New-Api-User", &self.user_id),
                 ("Cookie", &self.cookie),
             ],
             body.to_string().as_bytes(),

@@ -66,6 +66,28 @@ end
     s
 }
 
+/// The wrk script for `req`, authenticated in turn with each of `keys` (none: `req`'s own
+/// `Authorization` on every request).
+pub fn wrk_script_rotating(req: &Req, keys: &[String]) -> String {
+    let mut s = wrk_script(req);
+    if keys.is_empty() {
+        return s;
+    }
+    s += "local keys = {\n";
+    for k in keys {
+        s += &format!("  {},\n", lua_string(&format!("Bearer {k}")));
+    }
+    s += r#"}
+local next_key = 0
+function request()
+  next_key = next_key % #keys + 1
+  wrk.headers["Authorization"] = keys[next_key]
+  return wrk.format()
+end
+"#;
+    s
+}
+
 #[derive(Deserialize)]
 struct WrkJson {
     requests: u64,
@@ -101,17 +123,19 @@ pub fn parse_wrk(out: &str) -> anyhow::Result<Load> {
     })
 }
 
-/// Runs wrk (one thread) with `conns` connections for `secs` seconds on `cpu`.
+/// Runs wrk (one thread) with `conns` connections for `secs` seconds on `cpu`, sending `req`
+/// with each of `keys` in turn (none: `req` as it is).
 pub fn wrk(
     wrk: &Path,
     req: &Req,
+    keys: &[String],
     conns: usize,
     secs: u64,
     cpu: usize,
     dir: &Path,
 ) -> anyhow::Result<Load> {
     let script = dir.join("wrk.lua");
-    std::fs::write(&script, wrk_script(req))?;
+    std::fs::write(&script, wrk_script_rotating(req, keys))?;
     let out = Command::new("taskset")
         .arg("-c")
         .arg(cpu.to_string())
@@ -224,6 +248,23 @@ mod tests {
     fn lua_strings_cannot_be_closed_early() {
         assert_eq!(lua_string("a"), "[=[a]=]");
         assert_eq!(lua_string("x]=]y"), "[==[x]=]y]==]");
+    }
+
+    #[test]
+    fn rotating_script_takes_each_key_in_turn() {
+        let req = Req {
+            url: "http://127.0.0.1:1/v1/chat/completions".into(),
+            headers: vec![("Authorization".into(), "Bearer sk-plain".into())],
+            body: "{}".into(),
+        };
+        assert_eq!(wrk_script_rotating(&req, &[]), wrk_script(&req));
+        let s = wrk_script_rotating(&req, &["sk-a".into(), "sk-b".into()]);
+        assert!(
+            s.contains("  [=[Bearer sk-a]=],\n  [=[Bearer sk-b]=],\n}"),
+            "{s}"
+        );
+        assert!(s.contains("function request()"), "{s}");
+        assert!(s.contains("next_key % #keys + 1"), "{s}");
     }
 
     #[test]

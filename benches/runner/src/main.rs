@@ -14,6 +14,7 @@ mod procs;
 mod propagation;
 mod report;
 mod report_scale;
+mod report_users;
 mod results;
 mod scale;
 mod scenarios;
@@ -22,6 +23,7 @@ mod stats;
 mod streams;
 mod targets;
 mod tools;
+mod users;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -80,13 +82,18 @@ struct Args {
     /// Scenarios to leave out: closed, open, inflight, streams, idle (idle RSS at start),
     /// body16k (16 KiB requests), scale (many tokens beside one), churn (balance edits
     /// during load), propagation (a new token's time to the gateway). scale, churn and
-    /// propagation share a second gateway with --tokens tokens, started when any of them runs.
+    /// propagation share a second gateway with --tokens tokens, started when any of them runs;
+    /// users (requests spread over --users users) starts a gateway of its own.
     #[arg(long, value_delimiter = ',')]
     skip: Vec<String>,
     /// Tokens in the control plane of the scale scenarios' gateway (default 100 000, quick
     /// 10 000).
     #[arg(long)]
     tokens: Option<usize>,
+    /// Users in the control plane of the users scenario's gateway, one token each, over whom the
+    /// load is spread (default 1 000, quick 100).
+    #[arg(long)]
+    users: Option<usize>,
     /// Balance edits a second during the churn scenario.
     #[arg(long, default_value_t = 50.0)]
     churn_rate: f64,
@@ -208,7 +215,7 @@ fn log_tail(path: &std::path::Path) -> String {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    const SCENARIOS: [&str; 9] = [
+    const SCENARIOS: [&str; 10] = [
         "closed",
         "open",
         "inflight",
@@ -218,6 +225,7 @@ fn main() -> anyhow::Result<()> {
         "scale",
         "churn",
         "propagation",
+        "users",
     ];
     if let Some(bad) = args.skip.iter().find(|s| !SCENARIOS.contains(&s.as_str())) {
         anyhow::bail!(
@@ -429,6 +437,7 @@ fn main() -> anyhow::Result<()> {
         idle,
         body16k: vec![],
         scale: None,
+        users: None,
     };
     let bench = Bench {
         wrk,
@@ -478,6 +487,22 @@ fn main() -> anyhow::Result<()> {
                     log_tail(&work.join("gateway-scale.log"))
                 );
                 results.notes.push(format!("scale scenarios failed: {e:#}"));
+            }
+        }
+    }
+    if !skip("users") && started_targets.iter().any(|t| t.kind == Kind::Gateway) {
+        let cfg = users::UsersSettings {
+            users: args.users.unwrap_or(if quick { 100 } else { 1000 }),
+            conns: 50,
+        };
+        match users::run(&bench, &env, &mock_addr, &started_targets, &cfg) {
+            Ok(u) => results.users = Some(u),
+            Err(e) => {
+                eprintln!(
+                    "SKIPPING the users scenario: {e:#}\n{}",
+                    log_tail(&work.join("gateway-users.log"))
+                );
+                results.notes.push(format!("users scenario failed: {e:#}"));
             }
         }
     }

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use crate::budget_calls::BudgetCalls;
 use crate::report_scale;
+use crate::report_users;
 use crate::results::{Point, Results, Run, StreamsPoint};
 use crate::targets::Kind;
 
@@ -123,6 +124,7 @@ fn headlines(r: &Results, c: usize) -> Vec<Headline> {
         });
     }
     out.extend(report_scale::headlines(r));
+    out.extend(report_users::headlines(r));
     if let Some(m) = r.in_flight.iter().find(|m| m.target == Kind::Gateway) {
         let k = m.kib_per_request();
         out.push(Headline {
@@ -266,7 +268,7 @@ fn closed_table(out: &mut String, r: &Results, workload: &str) {
 }
 
 /// `- target: waits per run (top-ups in the background: per run)`.
-fn waits_line(target: &impl std::fmt::Display, calls: &[BudgetCalls]) -> String {
+pub fn waits_line(target: &impl std::fmt::Display, calls: &[BudgetCalls]) -> String {
     let list = |f: fn(&BudgetCalls) -> u64| {
         calls
             .iter()
@@ -282,7 +284,7 @@ fn waits_line(target: &impl std::fmt::Display, calls: &[BudgetCalls]) -> String 
 }
 
 /// `lines` of [`waits_line`] under a heading naming `what` waited; nothing when there are none.
-fn waits_section(out: &mut String, what: &str, lines: &[String]) {
+pub fn waits_section(out: &mut String, what: &str, lines: &[String]) {
     if lines.is_empty() {
         return;
     }
@@ -533,6 +535,7 @@ pub fn render(r: &Results) -> String {
         stream_budget_waits(&mut out, &r.streams);
     }
     report_scale::scale_section(&mut out, r);
+    report_users::section(&mut out, r);
     out
 }
 

@@ -140,7 +140,7 @@ fn rows(
 /// so a ratio compares them on the same machine state), and the median of those ratios; with
 /// the per-run ratios listed as `r1, r2, …`. A ratio of medians could pair one point's good
 /// run with the other's bad one.
-fn paired_ratio(a: &ScalePoint, b: &ScalePoint) -> (f64, String) {
+pub fn paired_ratio(a: &ScalePoint, b: &ScalePoint) -> (f64, String) {
     let ratios: Vec<f64> = a
         .runs
         .iter()
@@ -313,6 +313,35 @@ pub fn body16k_section(out: &mut String, r: &Results) {
     }
 }
 
+/// The header of a table of [`point_row`]s.
+pub const POINT_HEADER: &str = "| gateway | conc. | req/s | p50 ms | p99 ms | CPU µs/req (min–max) | peak RSS MiB | control plane µs/req | errors | load avg |\n|---|---|---|---|---|---|---|---|---|---|";
+
+/// One closed-loop row of the scale or users table: medians of the runs.
+pub fn point_row(out: &mut String, p: &ScalePoint) {
+    let (lo, hi) = p
+        .runs
+        .iter()
+        .map(|x| x.cpu_us_per_req)
+        .fold((f64::NAN, f64::NAN), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let errors: u64 = p.runs.iter().map(|x| x.errors).sum();
+    let _ = writeln!(
+        out,
+        "| {} | {} | {} | {} | {} | {} ({}–{}) | {} | {} | {} | {} |",
+        p.label,
+        p.conns,
+        f(p.med(|x| x.rps), 0),
+        f(p.med(|x| x.p50_ms), 3),
+        f(p.med(|x| x.p99_ms), 3),
+        f(p.med(|x| x.cpu_us_per_req), 1),
+        f(lo, 1),
+        f(hi, 1),
+        mib(p.med(|x| x.peak_rss_kib as f64) as u64),
+        f(p.med(|x| x.control_plane_us_per_req.unwrap_or(f64::NAN)), 1),
+        errors,
+        f(p.med(|x| x.load_avg), 2)
+    );
+}
+
 /// The gateway with many tokens.
 pub fn scale_section(out: &mut String, r: &Results) {
     let Some(s) = &r.scale else {
@@ -364,33 +393,9 @@ pub fn scale_section(out: &mut String, r: &Results) {
                 f(c.call_p50_ms, 1)
             ))
         );
-        let _ = writeln!(
-            out,
-            "| gateway | conc. | req/s | p50 ms | p99 ms | CPU µs/req (min–max) | peak RSS MiB | control plane µs/req | errors | load avg |\n|---|---|---|---|---|---|---|---|---|---|"
-        );
+        let _ = writeln!(out, "{POINT_HEADER}");
         for p in &s.points {
-            let (lo, hi) = p
-                .runs
-                .iter()
-                .map(|x| x.cpu_us_per_req)
-                .fold((f64::NAN, f64::NAN), |(lo, hi), x| (lo.min(x), hi.max(x)));
-            let errors: u64 = p.runs.iter().map(|x| x.errors).sum();
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} ({}–{}) | {} | {} | {} | {} |",
-                p.label,
-                p.conns,
-                f(p.med(|x| x.rps), 0),
-                f(p.med(|x| x.p50_ms), 3),
-                f(p.med(|x| x.p99_ms), 3),
-                f(p.med(|x| x.cpu_us_per_req), 1),
-                f(lo, 1),
-                f(hi, 1),
-                mib(p.med(|x| x.peak_rss_kib as f64) as u64),
-                f(p.med(|x| x.control_plane_us_per_req.unwrap_or(f64::NAN)), 1),
-                errors,
-                f(p.med(|x| x.load_avg), 2)
-            );
+            point_row(out, p);
         }
     }
     if let Some(p) = &s.propagation {

@@ -131,6 +131,23 @@ pub struct Scale {
     pub propagation: Option<Propagation>,
 }
 
+/// Requests spread over many users, beside the plain gateway's one user.
+#[derive(Debug, Clone, Serialize)]
+pub struct Users {
+    /// Users created in its control plane, one unlimited token each.
+    pub users: usize,
+    /// Creating them through the REST API (a user, a sign-in and a token each): seconds, client
+    /// threads.
+    pub setup_seconds: f64,
+    pub setup_threads: usize,
+    /// From starting the gateway to its first snapshot loaded.
+    pub ready_seconds: f64,
+    /// Seeded keys answered 200 through the gateway (every one is tried).
+    pub keys_verified: usize,
+    /// Closed-loop non-stream rows: the plain gateway (one user), then requests over the users.
+    pub points: Vec<ScalePoint>,
+}
+
 /// One closed-loop row of the scale table.
 #[derive(Debug, Clone, Serialize)]
 pub struct ScalePoint {
@@ -230,6 +247,7 @@ pub struct Results {
     pub idle: Vec<IdleRss>,
     pub body16k: Vec<Point>,
     pub scale: Option<Scale>,
+    pub users: Option<Users>,
 }
 
 impl Results {
@@ -262,6 +280,7 @@ impl Results {
             idle: vec![],
             body16k: vec![],
             scale: None,
+            users: None,
         }
     }
 

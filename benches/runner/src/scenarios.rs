@@ -79,7 +79,23 @@ impl Bench {
         let req = t.request(w);
         let cpu = self.settings.load_cpu;
         self.measure(t, || {
-            load::wrk(&self.wrk, &req, conns, secs, cpu, &self.work)
+            load::wrk(&self.wrk, &req, &[], conns, secs, cpu, &self.work)
+        })
+    }
+
+    /// One closed-loop run of non-stream chat against `t`, the requests authenticated with each
+    /// of `keys` in turn (none: the target's own key), measured.
+    pub fn wrk_rotating(
+        &self,
+        t: &Target,
+        keys: &[String],
+        conns: usize,
+        secs: u64,
+    ) -> anyhow::Result<Run> {
+        let req = t.request(Workload::Chat);
+        let cpu = self.settings.load_cpu;
+        self.measure(t, || {
+            load::wrk(&self.wrk, &req, keys, conns, secs, cpu, &self.work)
         })
     }
 
