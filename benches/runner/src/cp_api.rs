@@ -2,7 +2,9 @@
 //! kept-alive connection, JSON calls checked for `success`, and the calls they repeat (tokens
 //! created in batches, token and user balance edits).
 
-use std::time::Duration;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -142,4 +144,52 @@ impl Api {
         )
         .map(drop)
     }
+}
+
+/// Runs `job(api, i)` for every `i` in `0..n` from `threads` client threads, each signed in as
+/// root on its own kept-alive connection; the results in the order they finished. Progress is
+/// printed every tenth of the way as `what: k of n done`.
+pub fn in_parallel<T: Send>(
+    cp_addr: &str,
+    threads: usize,
+    n: usize,
+    what: &str,
+    job: impl Fn(&mut Api, usize) -> anyhow::Result<T> + Sync,
+) -> anyhow::Result<Vec<T>> {
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let done = Mutex::new(Vec::with_capacity(n));
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| -> anyhow::Result<()> {
+                    let mut api = Api::login(cp_addr)?;
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
+                            return Ok(());
+                        }
+                        let result = job(&mut api, i)?;
+                        let mut d = done.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
+                        d.push(result);
+                        if d.len() % (n / 10).max(1) == 0 {
+                            eprintln!(
+                                "{what}: {} of {n} done ({:.0} s)",
+                                d.len(),
+                                start.elapsed().as_secs_f64()
+                            );
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .map_err(|_| anyhow::anyhow!("a {what} thread panicked"))?
+            })
+            .collect::<anyhow::Result<Vec<()>>>()
+    })?;
+    done.into_inner().map_err(|_| anyhow::anyhow!("poisoned"))
 }

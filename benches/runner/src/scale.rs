@@ -4,14 +4,13 @@
 //! memory, its closed-loop throughput and CPU beside the plain gateway's (same run,
 //! interleaved), the same with balance churn, and how fast a new token reaches it.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
 
 use crate::churn::{self, ChurnThread, Editable};
-use crate::cp_api::{Api, BATCH_MAX};
+use crate::cp_api::{self, Api, BATCH_MAX};
 use crate::propagation;
 use crate::results::{Run, Scale, ScalePoint};
 use crate::scenarios::Bench;
@@ -50,44 +49,25 @@ struct Seeded {
 fn seed(cp_addr: &str, n: usize) -> anyhow::Result<Seeded> {
     let start = Instant::now();
     let batches = n.div_ceil(BATCH_MAX);
-    let next = AtomicUsize::new(0);
-    let done = Mutex::new((Vec::with_capacity(n), Vec::with_capacity(batches)));
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..SEED_THREADS)
-            .map(|_| {
-                s.spawn(|| -> anyhow::Result<()> {
-                    let mut api = Api::login(cp_addr)?;
-                    loop {
-                        let b = next.fetch_add(1, Ordering::Relaxed);
-                        if b >= batches {
-                            return Ok(());
-                        }
-                        let count = BATCH_MAX.min(n - b * BATCH_MAX);
-                        let created =
-                            api.create_tokens(&format!("scale-{b}"), count, Some(SEED_QUOTA))?;
-                        let mut d = done.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
-                        d.1.extend(created.first().map(|c| c.key.clone()));
-                        d.0.extend(created.into_iter().map(|c| (c.id, c.name)));
-                        if d.1.len() % (batches / 10).max(1) == 0 {
-                            eprintln!(
-                                "scale: {} of {n} tokens created ({:.0} s)",
-                                d.0.len(),
-                                start.elapsed().as_secs_f64()
-                            );
-                        }
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .map_err(|_| anyhow::anyhow!("a token-creating thread panicked"))?
-            })
-            .collect::<anyhow::Result<Vec<()>>>()
-    })?;
-    let (tokens, keys) = done.into_inner().map_err(|_| anyhow::anyhow!("poisoned"))?;
+    let created = cp_api::in_parallel(
+        cp_addr,
+        SEED_THREADS,
+        batches,
+        "scale: token batches",
+        |api, b| {
+            let count = BATCH_MAX.min(n - b * BATCH_MAX);
+            api.create_tokens(&format!("scale-{b}"), count, Some(SEED_QUOTA))
+        },
+    )?;
+    let keys = created
+        .iter()
+        .filter_map(|batch| batch.first().map(|c| c.key.clone()))
+        .collect();
+    let tokens = created
+        .into_iter()
+        .flatten()
+        .map(|c| (c.id, c.name))
+        .collect();
     Ok(Seeded {
         tokens,
         keys,

@@ -5,14 +5,12 @@
 //! reminders) and the gateway keeps a fleet-budget lease per user in Redis. Measured beside the
 //! plain gateway (every request of one user), interleaved.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::Context;
 use serde_json::json;
 
-use crate::cp_api::Api;
+use crate::cp_api::{self, Api};
 use crate::results::{Run, ScalePoint, Users};
 use crate::scenarios::Bench;
 use crate::targets::{self, Env, Kind, Target, Workload};
@@ -45,48 +43,21 @@ fn seed(cp_addr: &str, n: usize) -> anyhow::Result<Seeded> {
         "/api/option/",
         &json!({"key": "QuotaForNewUser", "value": SEED_QUOTA.to_string()}),
     )?;
-    let next = AtomicUsize::new(0);
-    let keys = Mutex::new(Vec::with_capacity(n));
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..SEED_THREADS)
-            .map(|_| {
-                s.spawn(|| -> anyhow::Result<()> {
-                    let mut admin = Api::login(cp_addr)?;
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= n {
-                            return Ok(());
-                        }
-                        let name = format!("load{i}");
-                        admin.call(
-                            "POST",
-                            "/api/user/",
-                            &json!({"username": name, "password": USER_PASSWORD}),
-                        )?;
-                        let mut user = Api::login_as(cp_addr, &name, USER_PASSWORD)?;
-                        let created = user.create_tokens("load", 1, None)?;
-                        let mut k = keys.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
-                        k.extend(created.into_iter().map(|c| c.key));
-                        if k.len() % (n / 10).max(1) == 0 {
-                            eprintln!(
-                                "users: {} of {n} users created ({:.0} s)",
-                                k.len(),
-                                start.elapsed().as_secs_f64()
-                            );
-                        }
-                    }
-                })
-            })
-            .collect();
-        workers
+    let keys = cp_api::in_parallel(cp_addr, SEED_THREADS, n, "users", |admin, i| {
+        let name = format!("load{i}");
+        admin.call(
+            "POST",
+            "/api/user/",
+            &json!({"username": name, "password": USER_PASSWORD}),
+        )?;
+        let mut user = Api::login_as(cp_addr, &name, USER_PASSWORD)?;
+        let created = user.create_tokens("load", 1, None)?;
+        created
             .into_iter()
-            .map(|w| {
-                w.join()
-                    .map_err(|_| anyhow::anyhow!("a user-creating thread panicked"))?
-            })
-            .collect::<anyhow::Result<Vec<()>>>()
+            .next()
+            .map(|c| c.key)
+            .context("the token answer carries no key")
     })?;
-    let keys = keys.into_inner().map_err(|_| anyhow::anyhow!("poisoned"))?;
     Ok(Seeded {
         keys,
         seconds: start.elapsed().as_secs_f64(),
