@@ -322,10 +322,14 @@ test('redemption codes: create several, edit, copy, batch disable, delete invali
   await confirmPopover(page);
   await expect(page.getByText(/codes? deleted/)).toBeVisible();
   await expect(rows).toHaveCount(2);
+  // Its toast reads like the by-name one below ("2 codes deleted"): let it go first.
+  await expect(page.getByText(/codes? deleted/)).toHaveCount(0);
 
   // Delete by name: the count first, then the deletion.
   await page.getByTestId('redemptions-delete-by-name').click();
+  await expect(page.getByRole('dialog', { name: 'Delete codes by name' })).toBeVisible();
   await page.getByTestId('by-name-input').fill(name);
+  await expect(page.getByTestId('by-name-input')).toHaveValue(name);
   await page.getByTestId('by-name-count').click();
   await expect(page.getByTestId('by-name-result')).toHaveText(`2 codes are named "${name}".`);
   await page.getByTestId('by-name-delete').click();
