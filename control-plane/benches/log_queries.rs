@@ -64,6 +64,7 @@ async fn prepare(admin: &str, rows: usize) -> anyhow::Result<(Db, String)> {
         if have == i64::try_from(rows)? {
             println!("reusing {NAME} ({have} rows)");
             admin_db.close().await;
+            add_users(&db).await?;
             return Ok((db, url));
         }
         db.close().await;
@@ -85,12 +86,26 @@ async fn prepare(admin: &str, rows: usize) -> anyhow::Result<(Db, String)> {
     sqlx::query(sqlx::AssertSqlSafe(generate_sql(rows, at)))
         .execute(&db.pool)
         .await?;
+    add_users(&db).await?;
     sqlx::query("VACUUM ANALYZE logs").execute(&db.pool).await?;
     println!(
         "generated {rows} rows over {SPAN_DAYS} days in {:.0} s",
         started.elapsed().as_secs_f64()
     );
     Ok((db, url))
+}
+
+/// The 1 000 users the records name (`user1` is id 1, …): the username filter looks its user
+/// up. Kept when there.
+async fn add_users(db: &Db) -> anyhow::Result<()> {
+    sqlx::query(
+        "INSERT INTO users (id, username, password) \
+         SELECT u, 'user' || u, 'x' FROM generate_series(CAST(1 AS BIGINT), 1000) AS u \
+         ON CONFLICT DO NOTHING",
+    )
+    .execute(&db.pool)
+    .await?;
+    Ok(())
 }
 
 /// One query of the log page: the filter, and whether it is the list (with its count) or the

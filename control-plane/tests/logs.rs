@@ -117,6 +117,24 @@ async fn logs_filters_views_and_stats(app: &TestApp) {
         .send()
         .await;
     assert_eq!(by_user.data()["total"], json!(1));
+    // The filter names a user, not the text on the row: after a rename, the rows written under
+    // the old name are found by the new one, and the old name finds nothing.
+    sqlx::query("UPDATE users SET username = 'robert' WHERE username = 'bob'")
+        .execute(&app.db().pool)
+        .await
+        .unwrap();
+    for (name, total) in [("robert", 1), ("bob", 0), ("nobody", 0)] {
+        let found = app
+            .get(&format!("/api/log/?username={name}"))
+            .signed_in(&root)
+            .send()
+            .await;
+        assert_eq!(found.data()["total"], json!(total), "username={name}");
+    }
+    sqlx::query("UPDATE users SET username = 'bob' WHERE username = 'robert'")
+        .execute(&app.db().pool)
+        .await
+        .unwrap();
     let by_model = app
         .get("/api/log/?model_name=gpt-4o&type=2")
         .signed_in(&root)
