@@ -99,8 +99,8 @@ fn push_log_filter(q: &mut super::dynamic::DynQuery, f: &LogFilter) {
             .map(str::to_string)
     };
     // The user who holds the name now (names are unique): their rows by the user id index,
-    // rows written before a rename included. Logs have no index by name, whose scattered
-    // inserts cost a usage batch over many users more than all its other log indexes together.
+    // rows written before a rename included. Logs have no index by name: over many users its
+    // scattered inserts were the largest single cost of a usage batch on SQLite.
     if let Some(v) = text(&f.username) {
         q.push(" AND l.user_id = (SELECT id FROM users WHERE username = ")
             .bind_text(v)
