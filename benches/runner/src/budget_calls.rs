@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::http::Conn;
 
@@ -14,7 +14,7 @@ const WAITED: &str = "gateway_fleet_budget_grants_total";
 const TOP_UPS: &str = "gateway_fleet_budget_top_ups_total";
 
 /// The two counters at one moment, or their rise over a run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BudgetCalls {
     /// Requests that waited for a grant from Redis.
     pub waited: u64,

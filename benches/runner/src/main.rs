@@ -25,7 +25,7 @@ mod targets;
 mod tools;
 mod users;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -118,6 +118,24 @@ struct Args {
     /// without measuring anything.
     #[arg(long)]
     hold: Option<u64>,
+    /// Measure nothing: render the report of an earlier run from its raw `.json` file with the
+    /// current report code, to --out when given, otherwise to standard output.
+    #[arg(long, value_name = "JSON")]
+    render: Option<PathBuf>,
+}
+
+/// `--render`: the report of recorded runs, written to `out` or printed.
+fn render_recorded(json: &Path, out: Option<&Path>) -> anyhow::Result<()> {
+    let raw =
+        std::fs::read_to_string(json).with_context(|| format!("reading {}", json.display()))?;
+    let results: Results =
+        serde_json::from_str(&raw).with_context(|| format!("parsing {}", json.display()))?;
+    let report = report::render(&results);
+    match out {
+        Some(out) => std::fs::write(out, report)?,
+        None => print!("{report}"),
+    }
+    Ok(())
 }
 
 fn sh(cmd: &str, args: &[&str]) -> String {
@@ -215,6 +233,9 @@ fn log_tail(path: &std::path::Path) -> String {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    if let Some(json) = &args.render {
+        return render_recorded(json, args.out.as_deref());
+    }
     const SCENARIOS: [&str; 10] = [
         "closed",
         "open",

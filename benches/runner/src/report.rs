@@ -51,6 +51,66 @@ pub(crate) struct Headline {
     pub verdict: String,
 }
 
+/// One figure of `a` set against the same figure of `b` repetition by repetition (`cmp(a, b)`).
+/// The points of one repetition are measured back to back, so each pair sees one state of the
+/// machine; a comparison of medians could pair one target's quiet run with the other's busy
+/// one. Empty when the two points do not hold the same number of runs.
+pub(crate) fn paired(
+    a: &Point,
+    b: &Point,
+    figure: impl Fn(&Run) -> f64,
+    cmp: impl Fn(f64, f64) -> f64,
+) -> Vec<f64> {
+    if a.runs.len() != b.runs.len() {
+        return Vec::new();
+    }
+    a.runs
+        .iter()
+        .zip(&b.runs)
+        .map(|(x, y)| cmp(figure(x), figure(y)))
+        .collect()
+}
+
+/// The value a comparison is judged on, and how the results file shows it: with several paired
+/// runs, the median of the per-run values (`noun`: "ratios", "differences"), listed, then the
+/// comparison of the medians (`of_medians`, shown as `medians_text`); with one run or runs that
+/// do not pair, the comparison of the medians alone.
+pub(crate) fn judged(
+    per_run: &[f64],
+    noun: &str,
+    of_medians: f64,
+    medians_text: String,
+    digits: usize,
+    unit: &str,
+) -> (f64, String) {
+    if per_run.len() < 2 {
+        return (of_medians, medians_text);
+    }
+    let listed = per_run
+        .iter()
+        .map(|v| f(*v, digits))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let v = crate::stats::median(per_run.iter().copied());
+    (
+        v,
+        format!(
+            "{}{unit} (median of the runs' {noun} {listed}; medians: {medians_text})",
+            f(v, digits)
+        ),
+    )
+}
+
+fn closed_pair<'a>(
+    r: &'a Results,
+    a: Kind,
+    b: Kind,
+    w: &str,
+    c: usize,
+) -> Option<(&'a Point, &'a Point)> {
+    Some((r.closed(a, w, c)?, r.closed(b, w, c)?))
+}
+
 fn cpu(r: &Results, k: Kind, w: &str, c: usize) -> f64 {
     r.closed(k, w, c)
         .map_or(f64::NAN, |p| p.med(|x| x.cpu_us_per_req))
@@ -66,19 +126,25 @@ fn headlines(r: &Results, c: usize) -> Vec<Headline> {
     // Issue 21's goals (issue 4 asked for 1.5 × and 2 ×).
     for (w, limit) in [(CHAT, 1.2), (STREAM, 1.15)] {
         let (g, fl) = (cpu(r, Kind::Gateway, w, c), cpu(r, Kind::Floor, w, c));
-        let ratio = g / fl;
+        let per_run = closed_pair(r, Kind::Gateway, Kind::Floor, w, c)
+            .map(|(a, b)| paired(a, b, |x| x.cpu_us_per_req, |a, b| a / b))
+            .unwrap_or_default();
+        let (ratio, measured) = judged(
+            &per_run,
+            "ratios",
+            g / fl,
+            format!("{} µs ÷ {} µs = {} ×", f(g, 1), f(fl, 1), f(g / fl, 2)),
+            2,
+            " ×",
+        );
         out.push(Headline {
             what: format!("CPU per request, {w}, c={c}: gateway ÷ pingora floor"),
             goal: format!("≤ {limit} ×"),
-            measured: format!("{} µs ÷ {} µs = {} ×", f(g, 1), f(fl, 1), f(ratio, 2)),
+            measured,
             verdict: verdict(
                 ratio,
                 ratio <= limit,
-                format!(
-                    "{} × over, {} µs above the goal",
-                    f(ratio / limit, 2),
-                    f(g - fl * limit, 1)
-                ),
+                format!("{} × over the goal", f(ratio / limit, 2)),
             ),
         });
     }
@@ -88,11 +154,22 @@ fn headlines(r: &Results, c: usize) -> Vec<Headline> {
     if r.closed(Kind::GatewayLimited, CHAT, c).is_some() {
         out.extend(redis_limits(r, c));
     }
-    let added = p50(r, Kind::Gateway, CHAT, 1) - p50(r, Kind::Mock, CHAT, 1);
+    let (g, m) = (p50(r, Kind::Gateway, CHAT, 1), p50(r, Kind::Mock, CHAT, 1));
+    let per_run = closed_pair(r, Kind::Gateway, Kind::Mock, CHAT, 1)
+        .map(|(a, b)| paired(a, b, |x| x.p50_ms, |a, b| a - b))
+        .unwrap_or_default();
+    let (added, measured) = judged(
+        &per_run,
+        "differences",
+        g - m,
+        format!("{} − {} = {} ms", f(g, 3), f(m, 3), f(g - m, 3)),
+        3,
+        " ms",
+    );
     out.push(Headline {
         what: "added p50 latency at c=1 (gateway − mock direct), non-stream".into(),
         goal: "< 0.2 ms".into(),
-        measured: format!("{} ms", f(added, 3)),
+        measured,
         verdict: verdict(added, added < 0.2, format!("+{} ms", f(added - 0.2, 3))),
     });
     if let Some(p) = r.open.iter().find(|p| p.target == Kind::Gateway) {
@@ -186,18 +263,31 @@ fn redis_limits(r: &Results, c: usize) -> Vec<Headline> {
 /// one, measured in the same run.
 fn conversion(r: &Results, c: usize) -> Vec<Headline> {
     let mut out = Vec::new();
+    let cpu_diff = |a: &Point, b: &Point| paired(a, b, |x| x.cpu_us_per_req, |a, b| a - b);
+    let closed_diff = |w: &str| {
+        closed_pair(r, Kind::GatewayConverted, Kind::Gateway, w, c)
+            .map(|(a, b)| cpu_diff(a, b))
+            .unwrap_or_default()
+    };
     let (g, conv) = (
         cpu(r, Kind::Gateway, CHAT, c),
         cpu(r, Kind::GatewayConverted, CHAT, c),
     );
-    let added = conv - g;
     let budget = CONVERTED_REQUEST_BUDGET_US;
+    let (added, measured) = judged(
+        &closed_diff(CHAT),
+        "differences",
+        conv - g,
+        format!("{} µs − {} µs = {} µs", f(conv, 1), f(g, 1), f(conv - g, 1)),
+        1,
+        " µs",
+    );
     out.push(Headline {
         what: format!(
             "CPU added per request by conversion (OpenAI chat → Anthropic channel − same dialect), non-stream, c={c}"
         ),
         goal: format!("≤ {budget} µs"),
-        measured: format!("{} µs − {} µs = {} µs", f(conv, 1), f(g, 1), f(added, 1)),
+        measured,
         verdict: verdict(
             added,
             added <= budget,
@@ -205,19 +295,26 @@ fn conversion(r: &Results, c: usize) -> Vec<Headline> {
         ),
     });
     let open = |k: Kind| r.open.iter().find(|p| p.target == k);
-    if let (Some(g), Some(conv)) = (open(Kind::Gateway), open(Kind::GatewayConverted)) {
+    if let (Some(gp), Some(cp)) = (open(Kind::Gateway), open(Kind::GatewayConverted)) {
         let (g, conv, rate) = (
-            g.med(|x| x.cpu_us_per_req),
-            conv.med(|x| x.cpu_us_per_req),
-            g.rate.unwrap_or(0),
+            gp.med(|x| x.cpu_us_per_req),
+            cp.med(|x| x.cpu_us_per_req),
+            gp.rate.unwrap_or(0),
         );
-        let added = conv - g;
+        let (added, measured) = judged(
+            &cpu_diff(cp, gp),
+            "differences",
+            conv - g,
+            format!("{} µs − {} µs = {} µs", f(conv, 1), f(g, 1), f(conv - g, 1)),
+            1,
+            " µs",
+        );
         out.push(Headline {
             what: format!(
                 "CPU added per request by conversion at a fixed {rate} req/s (open loop, both targets at the same throughput), non-stream"
             ),
             goal: format!("≤ {budget} µs"),
-            measured: format!("{} µs − {} µs = {} µs", f(conv, 1), f(g, 1), f(added, 1)),
+            measured,
             verdict: verdict(
                 added,
                 added <= budget,
@@ -229,19 +326,30 @@ fn conversion(r: &Results, c: usize) -> Vec<Headline> {
         cpu(r, Kind::Gateway, STREAM, c),
         cpu(r, Kind::GatewayConverted, STREAM, c),
     );
-    let per_event = (conv - g) / CONVERTED_STREAM_EVENTS;
+    let per_run: Vec<f64> = closed_diff(STREAM)
+        .iter()
+        .map(|d| d / CONVERTED_STREAM_EVENTS)
+        .collect();
     let budget = CONVERTED_EVENT_BUDGET_US;
+    let (per_event, measured) = judged(
+        &per_run,
+        "values",
+        (conv - g) / CONVERTED_STREAM_EVENTS,
+        format!(
+            "({} µs − {} µs) ÷ {CONVERTED_STREAM_EVENTS} = {} µs",
+            f(conv, 1),
+            f(g, 1),
+            f((conv - g) / CONVERTED_STREAM_EVENTS, 2)
+        ),
+        2,
+        " µs",
+    );
     out.push(Headline {
         what: format!(
             "CPU added per stream event by conversion ((converted − same-dialect stream) ÷ {CONVERTED_STREAM_EVENTS} upstream events), c={c}"
         ),
         goal: format!("≤ {budget} µs"),
-        measured: format!(
-            "({} µs − {} µs) ÷ {CONVERTED_STREAM_EVENTS} = {} µs",
-            f(conv, 1),
-            f(g, 1),
-            f(per_event, 2)
-        ),
+        measured,
         verdict: verdict(
             per_event,
             per_event <= budget,
@@ -632,6 +740,94 @@ mod tests {
             !h.iter().any(|x| x.what.starts_with("streams at scale")),
             "no stream rows without streams measured"
         );
+    }
+
+    /// A point whose runs read `cpus` µs per request (and `p99s` ms at the 99th percentile).
+    fn runs_of(target: Kind, workload: &'static str, cpus: &[f64], p99s: &[f64]) -> Point {
+        let mut p = point(target, workload, 0.0);
+        let template = p.runs[0].clone();
+        p.runs = cpus
+            .iter()
+            .zip(p99s)
+            .map(|(&cpu, &p99)| Run {
+                cpu_us_per_req: cpu,
+                p99_ms: p99,
+                ..template.clone()
+            })
+            .collect();
+        p
+    }
+
+    #[test]
+    fn a_report_renders_again_from_its_raw_json() -> anyhow::Result<()> {
+        let mut r = Results::empty_quick_run();
+        r.closed = vec![
+            point(Kind::Gateway, CHAT, 40.0),
+            point(Kind::Floor, CHAT, 30.0),
+            point(Kind::Gateway, STREAM, 90.0),
+        ];
+        let back: Results = serde_json::from_str(&serde_json::to_string(&r)?)?;
+        assert_eq!(render(&back), render(&r));
+        // A full run recorded before `--render` existed reads back too.
+        let recorded = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../results/2026-12-04-full-run.json"
+        );
+        let back: Results = serde_json::from_str(&std::fs::read_to_string(recorded)?)?;
+        let report = render(&back);
+        assert!(
+            report.contains("median of the runs' ratios 1.11, 1.14, 1.28"),
+            "{report}"
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn comparisons_are_judged_run_by_run() {
+        // Non-stream: ratios 1.00, 1.10, 1.50 run by run, median 1.10, as the medians read.
+        // Streaming: ratios 2.00, 1.00, 1.20, median 1.20 (missed), where the medians would pair
+        // the gateway's run 2 with the floor's run 2 only by chance and read 1.00.
+        let mut r = Results::empty_quick_run();
+        r.closed = vec![
+            runs_of(Kind::Gateway, CHAT, &[40.0, 44.0, 60.0], &[1.0; 3]),
+            runs_of(Kind::Floor, CHAT, &[40.0, 40.0, 40.0], &[1.0; 3]),
+            runs_of(Kind::Gateway, STREAM, &[40.0, 44.0, 60.0], &[1.0; 3]),
+            runs_of(Kind::Floor, STREAM, &[20.0, 44.0, 50.0], &[1.0; 3]),
+        ];
+        let mut open = |k: Kind, p99s: &[f64]| {
+            let mut p = runs_of(k, CHAT, &[30.0; 3], p99s);
+            p.rate = Some(5000);
+            r.open.push(p);
+        };
+        // The gateway adds 0.2, 0.3 and 9.0 ms run by run (median 0.3, met); the medians, 2.3
+        // and 1.0 ms, come from different runs and read 1.3.
+        open(Kind::Mock, &[1.0, 2.0, 0.5]);
+        open(Kind::Gateway, &[1.2, 2.3, 9.5]);
+        let h = headlines(&r, 50);
+        let row = |what: &str| {
+            h.iter()
+                .find(|x| x.what.starts_with(what))
+                .map(|x| (x.measured.clone(), x.verdict.clone()))
+                .unwrap_or_default()
+        };
+        let (measured, verdict) = row("CPU per request, non-stream chat");
+        assert_eq!(
+            measured,
+            "1.10 × (median of the runs' ratios 1.00, 1.10, 1.50; medians: 44.0 µs ÷ 40.0 µs = 1.10 ×)"
+        );
+        assert_eq!(verdict, "**met**");
+        let (measured, verdict) = row("CPU per request, streaming chat");
+        assert!(
+            measured.starts_with("1.20 × (median of the runs' ratios 2.00, 1.00, 1.20; medians: 44.0 µs ÷ 44.0 µs = 1.00 ×)"),
+            "{measured}"
+        );
+        assert!(verdict.starts_with("**missed**"), "{verdict}");
+        let (measured, verdict) = row("open-loop p99, gateway − mock");
+        assert!(
+            measured.starts_with("0.300 ms (median of the runs' differences 0.200, 0.300, 9.000; medians: 2.300 − 1.000 = 1.300 ms)"),
+            "{measured}"
+        );
+        assert_eq!(verdict, "**met**");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::report::{Headline, f, mib, row, verdict};
+use crate::report::{Headline, f, judged, mib, paired, row, verdict};
 use crate::results::{Results, Scale, ScalePoint};
 use crate::stats::median;
 use crate::targets::Kind;
@@ -17,28 +17,36 @@ const PROPAGATION_P99_GOAL_MS: f64 = 100.0;
 const OPEN_LOOP_ADDED_GOAL_MS: f64 = 0.4;
 const CONTROL_PLANE_GOAL_US: f64 = 8.0;
 
-/// The open loop's p99 the gateway adds to the mock's own (`gateway_p99`), at the same rate.
+/// The open loop's p99 the gateway adds to the mock's own (`gateway_p99`, the gateway's median),
+/// at the same rate, judged run by run when the runs pair up.
 pub fn open_loop_added(r: &Results, gateway_p99: f64) -> Option<Headline> {
-    let of = |k: Kind| {
-        r.open
-            .iter()
-            .find(|p| p.target == k)
-            .map(|p| p.med(|x| x.p99_ms))
-    };
+    let point = |k: Kind| r.open.iter().find(|p| p.target == k);
+    let of = |k: Kind| point(k).map(|p| p.med(|x| x.p99_ms));
     let mock = of(Kind::Mock)?;
-    let added = gateway_p99 - mock;
+    let per_run = match (point(Kind::Gateway), point(Kind::Mock)) {
+        (Some(g), Some(m)) => paired(g, m, |x| x.p99_ms, |a, b| a - b),
+        _ => Vec::new(),
+    };
     let floor = of(Kind::Floor)
         .map(|fl| format!(" (pingora floor: +{} ms)", f(fl - mock, 3)))
         .unwrap_or_default();
+    let (added, measured) = judged(
+        &per_run,
+        "differences",
+        gateway_p99 - mock,
+        format!(
+            "{} − {} = {} ms",
+            f(gateway_p99, 3),
+            f(mock, 3),
+            f(gateway_p99 - mock, 3)
+        ),
+        3,
+        " ms",
+    );
     Some(Headline {
         what: "open-loop p99, gateway − mock direct, same rate".into(),
         goal: format!("≤ {OPEN_LOOP_ADDED_GOAL_MS} ms"),
-        measured: format!(
-            "{} − {} = {} ms{floor}",
-            f(gateway_p99, 3),
-            f(mock, 3),
-            f(added, 3)
-        ),
+        measured: format!("{measured}{floor}"),
         verdict: verdict(
             added,
             added <= OPEN_LOOP_ADDED_GOAL_MS,

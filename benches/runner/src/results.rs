@@ -1,15 +1,15 @@
 //! What a run records: one entry per measured point (every repetition kept), the machine and
 //! the targets, serialisable so the raw figures are saved next to the report.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::budget_calls::BudgetCalls;
 use crate::stats::median;
 use crate::streams::Streams;
-use crate::targets::Kind;
+use crate::targets::{Kind, Workload};
 
 /// One repetition of one point.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Run {
     pub requests: u64,
     pub errors: u64,
@@ -31,10 +31,11 @@ pub struct Run {
 }
 
 /// A load point (target × workload × concurrency or rate), repeated.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Point {
     pub target: Kind,
-    pub workload: &'static str,
+    #[serde(deserialize_with = "workload_label")]
+    pub workload: Label,
     /// Connections (closed loop) or the most oha may use (open loop).
     pub conns: usize,
     /// Requests/s asked for (open loop only).
@@ -57,8 +58,19 @@ impl Point {
     }
 }
 
+/// A workload's label. Named so that serde does not take the field for data borrowed from the
+/// input (it does so for a written-out `&str`), which a `'static` label cannot be.
+pub type Label = &'static str;
+
+/// A workload's label read back from a results file, as the label the runner writes.
+fn workload_label<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let label = String::deserialize(d)?;
+    Workload::label_of(&label)
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown workload {label:?}")))
+}
+
 /// Memory held per in-flight request.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct InFlight {
     pub target: Kind,
     pub conns: usize,
@@ -76,7 +88,7 @@ impl InFlight {
 }
 
 /// Many paced streams held open at once.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StreamsPoint {
     pub target: Kind,
     /// Which repetition (from 1); the targets take turns within each.
@@ -99,7 +111,7 @@ impl StreamsPoint {
 }
 
 /// A target's memory at rest: ready, before any request.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct IdleRss {
     pub target: Kind,
     pub rss_kib: u64,
@@ -109,7 +121,7 @@ pub struct IdleRss {
 
 /// The gateway with many tokens: its setup, memory, throughput beside the plain gateway's,
 /// with balance churn, and how fast a new token reaches it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Scale {
     /// Tokens created in its control plane besides the benchmark's own.
     pub tokens: usize,
@@ -132,7 +144,7 @@ pub struct Scale {
 }
 
 /// Requests spread over many users, beside the plain gateway's one user.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Users {
     /// Users created in its control plane, one unlimited token each.
     pub users: usize,
@@ -149,7 +161,7 @@ pub struct Users {
 }
 
 /// One closed-loop row of the scale table.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ScalePoint {
     pub label: String,
     pub tokens: usize,
@@ -165,7 +177,7 @@ impl ScalePoint {
 }
 
 /// Balance edits made through the REST API while the gateway was loaded.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Churn {
     /// Edits a second asked for.
     pub rate: f64,
@@ -184,7 +196,7 @@ impl Churn {
 }
 
 /// New tokens created through the REST API until the gateway accepts them.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Propagation {
     pub samples: usize,
     /// Waited before the first sample for the control plane and the gateway to go quiet
@@ -208,7 +220,7 @@ pub struct Propagation {
 }
 
 /// A target that was measured, or why it was not.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TargetInfo {
     pub target: Kind,
     pub version: String,
@@ -216,7 +228,7 @@ pub struct TargetInfo {
 }
 
 /// Settings of the run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Settings {
     pub quick: bool,
     pub seconds: u64,
@@ -232,7 +244,7 @@ pub struct Settings {
 }
 
 /// Everything a run produced.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Results {
     pub started_utc: String,
     pub finished_utc: String,

@@ -14,7 +14,7 @@ use crate::load::Req;
 use crate::stats::percentile;
 
 /// What a streams run saw.
-#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
 pub struct Streams {
     pub started: usize,
     pub completed: usize,

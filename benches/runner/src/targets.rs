@@ -68,6 +68,23 @@ impl Workload {
         }
     }
 
+    /// The label among the workloads' own that reads `label`.
+    pub fn label_of(label: &str) -> Option<&'static str> {
+        [
+            Workload::Chat,
+            Workload::BigChat,
+            Workload::Stream,
+            Workload::Slow,
+            Workload::Paced {
+                chunks: 0,
+                delay_ms: 0,
+            },
+        ]
+        .into_iter()
+        .map(Workload::label)
+        .find(|l| *l == label)
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Workload::Chat => "non-stream chat",
@@ -115,7 +132,7 @@ pub fn chat_body(model: &str, stream: bool) -> String {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     Mock,
     Nginx,
