@@ -779,6 +779,20 @@ mod tests {
             report.contains("median of the runs' ratios 1.11, 1.14, 1.28"),
             "{report}"
         );
+        // Every recorded run reads back, older files holding fewer scenarios included.
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../results");
+        let mut read = 0;
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "json") {
+                let raw = std::fs::read_to_string(&path)?;
+                let back: Results = serde_json::from_str(&raw)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+                assert!(render(&back).contains("## Headline"), "{}", path.display());
+                read += 1;
+            }
+        }
+        assert!(read > 1, "recorded runs under {dir}");
         Ok(())
     }
 

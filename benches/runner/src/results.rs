@@ -69,6 +69,11 @@ fn workload_label<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Er
         .ok_or_else(|| serde::de::Error::custom(format!("unknown workload {label:?}")))
 }
 
+/// The run number of a streams point recorded before streams were repeated.
+fn first_run() -> usize {
+    1
+}
+
 /// Memory held per in-flight request.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct InFlight {
@@ -91,7 +96,9 @@ impl InFlight {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StreamsPoint {
     pub target: Kind,
-    /// Which repetition (from 1); the targets take turns within each.
+    /// Which repetition (from 1); the targets take turns within each. Files written before
+    /// streams were repeated hold one run and no number.
+    #[serde(default = "first_run")]
     pub run: usize,
     pub idle_rss_kib: u64,
     pub peak_rss_kib: u64,
@@ -243,7 +250,7 @@ pub struct Settings {
     pub load_cpu: usize,
 }
 
-/// Everything a run produced.
+/// Everything a run produced. Scenarios added after a file was written read as not measured.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Results {
     pub started_utc: String,
@@ -251,12 +258,17 @@ pub struct Results {
     pub machine: Vec<(String, String)>,
     pub settings: Settings,
     pub targets: Vec<TargetInfo>,
+    #[serde(default)]
     pub notes: Vec<String>,
     pub closed: Vec<Point>,
     pub open: Vec<Point>,
+    #[serde(default)]
     pub in_flight: Vec<InFlight>,
+    #[serde(default)]
     pub streams: Vec<StreamsPoint>,
+    #[serde(default)]
     pub idle: Vec<IdleRss>,
+    #[serde(default)]
     pub body16k: Vec<Point>,
     pub scale: Option<Scale>,
     pub users: Option<Users>,
