@@ -51,24 +51,32 @@ pub(crate) struct Headline {
     pub verdict: String,
 }
 
-/// One figure of `a` set against the same figure of `b` repetition by repetition (`cmp(a, b)`).
-/// The points of one repetition are measured back to back, so each pair sees one state of the
-/// machine; a comparison of medians could pair one target's quiet run with the other's busy
-/// one. Empty when the two points do not hold the same number of runs.
+/// One figure of the runs `a` set against the same figure of the runs `b`, repetition by
+/// repetition (`cmp(a, b)`). The points of one repetition are measured back to back, so each
+/// pair sees one state of the machine; a comparison of medians could pair one target's quiet
+/// run with the other's busy one. Empty when the two do not hold the same number of runs.
 pub(crate) fn paired(
-    a: &Point,
-    b: &Point,
+    a: &[Run],
+    b: &[Run],
     figure: impl Fn(&Run) -> f64,
     cmp: impl Fn(f64, f64) -> f64,
 ) -> Vec<f64> {
-    if a.runs.len() != b.runs.len() {
+    if a.len() != b.len() {
         return Vec::new();
     }
-    a.runs
-        .iter()
-        .zip(&b.runs)
+    a.iter()
+        .zip(b)
         .map(|(x, y)| cmp(figure(x), figure(y)))
         .collect()
+}
+
+/// Values as `v1, v2, …` with `digits` decimals.
+pub(crate) fn listed(values: &[f64], digits: usize) -> String {
+    values
+        .iter()
+        .map(|v| f(*v, digits))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The value a comparison is judged on, and how the results file shows it: with several paired
@@ -86,17 +94,13 @@ pub(crate) fn judged(
     if per_run.len() < 2 {
         return (of_medians, medians_text);
     }
-    let listed = per_run
-        .iter()
-        .map(|v| f(*v, digits))
-        .collect::<Vec<_>>()
-        .join(", ");
     let v = crate::stats::median(per_run.iter().copied());
     (
         v,
         format!(
-            "{}{unit} (median of the runs' {noun} {listed}; medians: {medians_text})",
-            f(v, digits)
+            "{}{unit} (median of the runs' {noun} {}; medians: {medians_text})",
+            f(v, digits),
+            listed(per_run, digits)
         ),
     )
 }
@@ -127,7 +131,7 @@ fn headlines(r: &Results, c: usize) -> Vec<Headline> {
     for (w, limit) in [(CHAT, 1.2), (STREAM, 1.15)] {
         let (g, fl) = (cpu(r, Kind::Gateway, w, c), cpu(r, Kind::Floor, w, c));
         let per_run = closed_pair(r, Kind::Gateway, Kind::Floor, w, c)
-            .map(|(a, b)| paired(a, b, |x| x.cpu_us_per_req, |a, b| a / b))
+            .map(|(a, b)| paired(&a.runs, &b.runs, |x| x.cpu_us_per_req, |a, b| a / b))
             .unwrap_or_default();
         let (ratio, measured) = judged(
             &per_run,
@@ -156,7 +160,7 @@ fn headlines(r: &Results, c: usize) -> Vec<Headline> {
     }
     let (g, m) = (p50(r, Kind::Gateway, CHAT, 1), p50(r, Kind::Mock, CHAT, 1));
     let per_run = closed_pair(r, Kind::Gateway, Kind::Mock, CHAT, 1)
-        .map(|(a, b)| paired(a, b, |x| x.p50_ms, |a, b| a - b))
+        .map(|(a, b)| paired(&a.runs, &b.runs, |x| x.p50_ms, |a, b| a - b))
         .unwrap_or_default();
     let (added, measured) = judged(
         &per_run,
@@ -263,7 +267,8 @@ fn redis_limits(r: &Results, c: usize) -> Vec<Headline> {
 /// one, measured in the same run.
 fn conversion(r: &Results, c: usize) -> Vec<Headline> {
     let mut out = Vec::new();
-    let cpu_diff = |a: &Point, b: &Point| paired(a, b, |x| x.cpu_us_per_req, |a, b| a - b);
+    let cpu_diff =
+        |a: &Point, b: &Point| paired(&a.runs, &b.runs, |x| x.cpu_us_per_req, |a, b| a - b);
     let closed_diff = |w: &str| {
         closed_pair(r, Kind::GatewayConverted, Kind::Gateway, w, c)
             .map(|(a, b)| cpu_diff(a, b))

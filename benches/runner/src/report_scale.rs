@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::report::{Headline, f, judged, mib, paired, row, verdict};
+use crate::report::{Headline, f, judged, listed, mib, paired, row, verdict};
 use crate::results::{Results, Scale, ScalePoint};
 use crate::stats::median;
 use crate::targets::Kind;
@@ -24,7 +24,7 @@ pub fn open_loop_added(r: &Results, gateway_p99: f64) -> Option<Headline> {
     let of = |k: Kind| point(k).map(|p| p.med(|x| x.p99_ms));
     let mock = of(Kind::Mock)?;
     let per_run = match (point(Kind::Gateway), point(Kind::Mock)) {
-        (Some(g), Some(m)) => paired(g, m, |x| x.p99_ms, |a, b| a - b),
+        (Some(g), Some(m)) => paired(&g.runs, &m.runs, |x| x.p99_ms, |a, b| a - b),
         _ => Vec::new(),
     };
     let floor = of(Kind::Floor)
@@ -170,18 +170,8 @@ fn rows(
 /// the per-run ratios listed as `r1, r2, …`. A ratio of medians could pair one point's good
 /// run with the other's bad one.
 pub fn paired_ratio(a: &ScalePoint, b: &ScalePoint) -> (f64, String) {
-    let ratios: Vec<f64> = a
-        .runs
-        .iter()
-        .zip(&b.runs)
-        .map(|(x, y)| x.rps / y.rps)
-        .collect();
-    let listed = ratios
-        .iter()
-        .map(|r| f(*r, 3))
-        .collect::<Vec<_>>()
-        .join(", ");
-    (median(ratios.iter().copied()), listed)
+    let ratios = paired(&a.runs, &b.runs, |x| x.rps, |x, y| x / y);
+    (median(ratios.iter().copied()), listed(&ratios, 3))
 }
 
 /// Headline rows of the scale scenarios.

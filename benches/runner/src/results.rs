@@ -1,5 +1,5 @@
 //! What a run records: one entry per measured point (every repetition kept), the machine and
-//! the targets, serialisable so the raw figures are saved next to the report.
+//! the targets, saved as JSON next to the report and read back by `--render`.
 
 use serde::{Deserialize, Deserializer, Serialize};
 
