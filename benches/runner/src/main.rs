@@ -62,6 +62,13 @@ struct Args {
     /// Concurrent long-lived streams (default 10 000, quick 1 000).
     #[arg(long)]
     streams: Option<usize>,
+    /// New streams opened per second in the streams scenario. At 5 000 (the rate until
+    /// 2026-12-04) the stream client and the mock saturated the load core while opening, so
+    /// time to first event measured that core's queue, the mock's own alone from 1 to 415 ms
+    /// (benches/results/2026-12-04-streams-1000.md); at 1 000, 9 000 streams of 10 s are still all
+    /// open together.
+    #[arg(long, default_value_t = 1000)]
+    streams_per_second: usize,
     /// Targets, in order: mock, nginx, floor, gateway, gateway-converted, gateway-limited,
     /// litellm, portkey. gateway-limited is the gateway process of `gateway` asked with a
     /// token whose rate limit is counted in Redis (one Redis call per request).
@@ -345,6 +352,7 @@ fn main() -> anyhow::Result<()> {
         rate: args.rate,
         in_flight: args.in_flight,
         streams,
+        streams_per_second: args.streams_per_second.max(1),
         stream_chunks: match paced {
             Workload::Paced { chunks, .. } => chunks,
             _ => 0,

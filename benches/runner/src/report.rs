@@ -612,10 +612,14 @@ pub fn render(r: &Results) -> String {
         };
         let _ = writeln!(
             out,
-            "\n## Streams at scale\n\n{} streaming requests opened over about 2 s and held open together; the mock sends {} content events {} ms apart (plus finish, usage, `[DONE]`). \
+            "\n## Streams at scale\n\n{} streaming requests opened over about {} s ({} a second) and held open together; the mock sends {} content events {} ms apart (plus finish, usage, `[DONE]`). \
              TTFB = time from sending the request to the first `data:` line. KiB per stream = (peak RSS − idle RSS) ÷ most streams open at once. \
-             The TTFB overhead is this target's median minus the mock's own in the same run. The targets take turns within each run; the headline compares the medians over runs.\n",
-            s.streams, s.stream_chunks, s.stream_delay_ms
+             The TTFB overhead is this target's median minus the mock's own in the same run. The targets take turns within each run; the headline takes the median of each run's gateway ÷ floor.\n",
+            s.streams,
+            f(s.streams as f64 / s.streams_per_second.max(1) as f64, 1),
+            s.streams_per_second,
+            s.stream_chunks,
+            s.stream_delay_ms
         );
         let _ = writeln!(
             out,

@@ -244,10 +244,18 @@ pub struct Settings {
     pub rate: u64,
     pub in_flight: usize,
     pub streams: usize,
+    /// New streams opened per second (recorded since 2026-12-04; 5 000 before).
+    #[serde(default = "five_thousand")]
+    pub streams_per_second: usize,
     pub stream_chunks: u32,
     pub stream_delay_ms: u32,
     pub target_cpu: usize,
     pub load_cpu: usize,
+}
+
+/// The streams scenario's opening rate before it was a setting.
+fn five_thousand() -> usize {
+    5000
 }
 
 /// Everything a run produced. Scenarios added after a file was written read as not measured.
@@ -290,6 +298,7 @@ impl Results {
                 rate: 5000,
                 in_flight: 1000,
                 streams: 1000,
+                streams_per_second: 5000,
                 stream_chunks: 6,
                 stream_delay_ms: 500,
                 target_cpu: 1,

@@ -284,8 +284,12 @@ impl Bench {
                 let idle = procs::tree_rss_kib(t.pid);
                 let before = procs::tree_ticks(t.pid);
                 let sampler = RssSampler::start(&[t.pid]);
-                let result =
-                    streams::run(&t.request(self.paced), n, 5000, Duration::from_secs(120));
+                let result = streams::run(
+                    &t.request(self.paced),
+                    n,
+                    self.settings.streams_per_second,
+                    Duration::from_secs(120),
+                );
                 let peak = sampler.finish()[0];
                 let cpu_seconds = procs::tree_ticks(t.pid).saturating_sub(before) as f64 / hz;
                 let calls_after = t.admin_addr.as_deref().and_then(BudgetCalls::read);
