@@ -63,10 +63,9 @@ struct Args {
     #[arg(long)]
     streams: Option<usize>,
     /// New streams opened per second in the streams scenario. At 5 000 (the rate until
-    /// 2026-12-04) the stream client and the mock saturated the load core while opening, so
-    /// time to first event measured that core's queue, the mock's own alone from 1 to 415 ms
-    /// (benches/results/2026-12-04-streams-1000.md); at 1 000, 9 000 streams of 10 s are still all
-    /// open together.
+    /// 2026-12-04) the stream client and the mock saturated the load core while opening, and
+    /// time to first event measured that core's queue (the mock's own p50 reached 415 ms);
+    /// at 1 000, 9 000 streams of 10 s are still all open together.
     #[arg(long, default_value_t = 1000)]
     streams_per_second: usize,
     /// Targets, in order: mock, nginx, floor, gateway, gateway-converted, gateway-limited,

@@ -802,6 +802,16 @@ mod tests {
             }
         }
         assert!(read > 1, "recorded runs under {dir}");
+        // The streams' opening rate: a file from before it was recorded reads as 5 000 a
+        // second, a later one as it was run.
+        for (file, rate) in [
+            ("2026-12-04-streams.json", "(5000 a second)"),
+            ("2026-12-04-streams-1000.json", "(1000 a second)"),
+        ] {
+            let raw = std::fs::read_to_string(format!("{dir}/{file}"))?;
+            let report = render(&serde_json::from_str(&raw)?);
+            assert!(report.contains(rate), "{file}: {report}");
+        }
         Ok(())
     }
 
