@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use http::{HeaderValue, Method, Request, Response};
-use socket2::{Domain, Protocol, Socket, Type};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
@@ -137,51 +136,21 @@ impl Direct {
         Ok(response)
     }
 
-    /// A new connection to `address`, and how many bytes of `first` already left on it.
-    /// connect(2) on a non-blocking socket says "in progress" even when the handshake completed
-    /// inside the call, as it does on loopback and often on a LAN: such a connection takes the
-    /// request at once, without a turn of the event loop to learn that it is writable (a turn
-    /// that, under load, waits behind every other ready stream). Otherwise the handshake is
-    /// awaited within the connect timeout, as `TcpStream::connect` does.
+    /// A new connection to `address`, and how many bytes of `first` already left on it
+    /// ([`super::connect`]).
     async fn connect_sending(
         &self,
         address: SocketAddr,
         first: &[u8],
     ) -> Result<(TcpStream, usize), UpstreamError> {
-        let failed =
-            |e: std::io::Error| UpstreamError::Connect(format!("connecting to {address}: {e}"));
-        let socket = Socket::new(
-            Domain::for_address(address),
-            Type::STREAM.nonblocking(),
-            Some(Protocol::TCP),
-        )
-        .map_err(failed)?;
-        socket.set_tcp_nodelay(true).map_err(failed)?;
-        let established = match socket.connect(&address.into()) {
-            Ok(()) => true,
-            Err(e) if e.raw_os_error() == Some(libc::EINPROGRESS) => socket.peer_addr().is_ok(),
-            Err(e) => return Err(failed(e)),
-        };
-        // A send that fails here (the server already gone) leaves the whole request to the
-        // exchange, which meets the same error and reports it as a broken request.
-        let sent = if established {
-            socket
-                .send_with_flags(first, libc::MSG_NOSIGNAL)
-                .unwrap_or(0)
-        } else {
-            0
-        };
-        let stream = TcpStream::from_std(socket.into()).map_err(failed)?;
-        if !established {
-            tokio::time::timeout(self.connect_timeout, stream.writable())
-                .await
-                .map_err(|_| UpstreamError::Connect(format!("connecting to {address} timed out")))?
-                .map_err(failed)?;
-            if let Some(e) = stream.take_error().map_err(failed)? {
-                return Err(failed(e));
-            }
-        }
-        Ok((stream, sent))
+        super::connect::open(address, first, self.connect_timeout)
+            .await
+            .map_err(|e| {
+                UpstreamError::Connect(match e {
+                    Some(e) => format!("connecting to {address}: {e}"),
+                    None => format!("connecting to {address} timed out"),
+                })
+            })
     }
 
     /// The address of `target`: as written, or its name resolved (at most once a minute).
@@ -642,33 +611,6 @@ mod tests {
         drop(answer);
         let _ = direct.send(&target, request(port)).await.unwrap();
         assert_eq!(accepted.load(Ordering::SeqCst), 2);
-    }
-
-    #[tokio::test]
-    async fn a_new_connection_carries_the_request_whether_or_not_it_left_inside_connect() {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        let direct = Direct::new(Duration::from_secs(5));
-        let mut inside_connect = 0;
-        for _ in 0..20 {
-            let (mut stream, sent) = direct.connect_sending(address, b"ping").await.unwrap();
-            assert!(sent == 0 || sent == 4, "{sent}");
-            inside_connect += usize::from(sent == 4);
-            stream.write_all(&b"ping"[sent..]).await.unwrap();
-            let (mut conn, _) = listener.accept().await.unwrap();
-            let mut got = [0u8; 4];
-            conn.read_exact(&mut got).await.unwrap();
-            assert_eq!(&got, b"ping");
-            conn.write_all(b"pong").await.unwrap();
-            stream.read_exact(&mut got).await.unwrap();
-            assert_eq!(
-                &got, b"pong",
-                "the stream reads through the runtime afterwards"
-            );
-        }
-        // On loopback the handshake completes inside connect(2) (the kernel may defer that
-        // work to its softirq thread under load, so not necessarily every time).
-        assert!(inside_connect > 0, "no request left inside connect");
     }
 
     #[tokio::test]

@@ -1,10 +1,12 @@
 //! The upstream HTTP client: sends one attempt and applies the connect and time-to-first-byte
 //! timeouts. Plain-HTTP calls without a proxy go over our own pooled connections in the
-//! request's own task ([`direct`]; answers read by [`answer`], connections kept by [`idle`]);
+//! request's own task ([`direct`]; new connections opened by [`connect`], answers read by
+//! [`answer`], connections kept by [`idle`]);
 //! HTTPS calls and calls through a channel's own proxy (HTTP CONNECT or SOCKS5; one pooled
 //! client per proxy, made on first use) go through hyper (rustls + ring, HTTP/1.1 and HTTP/2).
 
 pub mod answer;
+mod connect;
 mod direct;
 mod idle;
 
