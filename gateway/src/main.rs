@@ -123,6 +123,10 @@ struct Args {
     /// Then, seconds the runtimes get to stop.
     #[arg(long, env = "GATEWAY_SHUTDOWN_TIMEOUT_SECONDS", default_value_t = 5)]
     shutdown_timeout_seconds: u64,
+    /// Seconds memory freed after a burst of requests is kept for the next one before it goes
+    /// back to the system (0: at once). Resident memory stays at the burst's peak meanwhile.
+    #[arg(long, env = "GATEWAY_FREE_MEMORY_HOLD_SECONDS", default_value_t = 300)]
+    free_memory_hold_seconds: u64,
 }
 
 /// The circuit breakers' policy from the arguments.
@@ -160,6 +164,7 @@ fn main() -> anyhow::Result<()> {
         )
         .init();
     let args = Args::parse();
+    gateway::memory::hold_free_memory(Duration::from_secs(args.free_memory_hold_seconds));
     let opts = ServeOptions {
         threads: args.threads,
         grace_period_seconds: args.grace_period_seconds,

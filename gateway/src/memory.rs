@@ -1,5 +1,33 @@
 //! How the gateway's memory is taken from and handed back to the system: no transparent huge
-//! pages, and the allocator's free memory released after large, short-lived work.
+//! pages, memory freed by requests held for the next burst for a set time, and the allocator's
+//! free memory released at once after large, short-lived work.
+
+use std::time::Duration;
+
+/// mimalloc's `mi_option_purge_delay` (milliseconds before freed memory goes back to the
+/// system; the same index in mimalloc 2 and 3, which the Rust bindings do not name).
+const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Keeps memory that requests freed for `hold` before it goes back to the system, so that the
+/// next burst reuses it instead of faulting in (and zeroing) fresh pages on the relay thread.
+/// mimalloc's own delay is one second: a ramp of 9 000 streams then faults in about 500 MiB
+/// again each time, 14 pages per stream, and with that `perf` found a fifth of the relay
+/// thread's samples in `clear_page_erms`; with the memory kept, the streams' time to first
+/// event fell by a quarter (`benches/results/2026-12-05-free-memory-hold.md`). Resident memory
+/// after a burst stays at the burst's peak for `hold`, which is the price. `Duration::ZERO`
+/// hands freed memory back at once. [`release_free_memory`] still releases everything now.
+pub fn hold_free_memory(hold: Duration) {
+    let ms = std::ffi::c_long::try_from(hold.as_millis()).unwrap_or(std::ffi::c_long::MAX);
+    // SAFETY: sets one of mimalloc's numeric options; no pointers are passed.
+    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, ms) };
+}
+
+/// How long freed memory is held (see [`hold_free_memory`]).
+pub fn free_memory_hold() -> Duration {
+    // SAFETY: reads one of mimalloc's numeric options.
+    let ms = unsafe { libmimalloc_sys::mi_option_get(PURGE_DELAY) };
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+}
 
 /// Hands mimalloc's free pages back to the system now instead of lazily. A full config
 /// snapshot leaves tens of MiB free behind it with 100 000 tokens (its message, the validation

@@ -525,3 +525,97 @@ async fn json_limits_are_answered_with_400_in_the_dialect() {
     );
     assert_eq!(sink.seen().len(), 0, "nothing was relayed");
 }
+
+/// Size of the blocks the mimalloc test allocates.
+const BLOCK: usize = 16 << 10;
+
+/// Allocates `blocks` of [`BLOCK`] bytes from mimalloc (the gateway's allocator), writes every
+/// byte and frees them; where they were.
+fn touch_and_free_in_mimalloc(blocks: usize) -> Vec<usize> {
+    let held: Vec<*mut u8> = (0..blocks)
+        .map(|_| {
+            // SAFETY: a plain allocation, checked for null before it is written.
+            let p = unsafe { libmimalloc_sys::mi_malloc(BLOCK) }.cast::<u8>();
+            assert!(!p.is_null(), "mimalloc out of memory");
+            // SAFETY: `p` points to BLOCK writable bytes just allocated.
+            unsafe { std::ptr::write_bytes(p, 1, BLOCK) };
+            p
+        })
+        .collect();
+    let at = held.iter().map(|p| *p as usize).collect();
+    for p in held {
+        // SAFETY: each pointer came from mi_malloc above and is freed once.
+        unsafe { libmimalloc_sys::mi_free(p.cast()) };
+    }
+    at
+}
+
+/// The share of the pages under `blocks` that are resident (`mincore`: what this process's
+/// other threads allocate meanwhile does not count). The blocks were freed, not unmapped:
+/// mimalloc keeps its arenas' address space and gives back only the pages.
+fn resident_share(blocks: &[usize]) -> f64 {
+    // SAFETY: sysconf has no preconditions.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap();
+    let (mut resident, mut total) = (0usize, 0usize);
+    for &start in blocks {
+        let first = start / page * page;
+        let len = (start + BLOCK).div_ceil(page) * page - first;
+        let mut flags = vec![0u8; len / page];
+        // SAFETY: the range lies in mimalloc's arena, which stays mapped; `flags` has one byte
+        // per page of it.
+        let rc = unsafe { libc::mincore(first as *mut libc::c_void, len, flags.as_mut_ptr()) };
+        assert_eq!(rc, 0, "mincore: {}", std::io::Error::last_os_error());
+        resident += flags.iter().filter(|f| *f & 1 == 1).count();
+        total += flags.len();
+    }
+    resident as f64 / total as f64
+}
+
+/// mimalloc's ordinary collection on this thread: empty pages go back to its arenas, and
+/// whatever has been free for longer than the hold goes back to the system.
+fn collect_expired() {
+    // Empty pages are first retired on the thread for a few collections, then handed to the
+    // arena, whose purge clock starts then.
+    for _ in 0..20 {
+        // SAFETY: mi_collect only frees memory the allocator holds and no longer hands out.
+        unsafe { libmimalloc_sys::mi_collect(false) };
+    }
+}
+
+/// `--free-memory-hold-seconds`: memory freed after a burst stays resident while the hold
+/// lasts and is handed back by `release_free_memory`; with a hold of zero the same memory goes
+/// back at once (so the option set is mimalloc's purge delay). That the hold outlasts the gap
+/// between bursts is measured by `benches/run` (streams at scale), not timed here.
+#[tokio::test]
+async fn freed_memory_is_held_for_the_next_burst_then_released() {
+    let _serial = SERIAL.lock().await;
+    const BLOCKS: usize = 4096; // 64 MiB
+
+    gateway::memory::hold_free_memory(Duration::from_secs(300));
+    assert_eq!(
+        gateway::memory::free_memory_hold(),
+        Duration::from_secs(300)
+    );
+    let blocks = touch_and_free_in_mimalloc(BLOCKS);
+    collect_expired();
+    let held = resident_share(&blocks);
+    assert!(
+        held >= 0.9,
+        "freed memory held: {held:.3} of its pages resident"
+    );
+    gateway::memory::release_free_memory();
+    let released = resident_share(&blocks);
+    assert!(
+        released <= 0.1,
+        "released on demand: {released:.3} of its pages still resident"
+    );
+
+    gateway::memory::hold_free_memory(Duration::ZERO);
+    let blocks = touch_and_free_in_mimalloc(BLOCKS);
+    collect_expired();
+    let after = resident_share(&blocks);
+    assert!(
+        after <= 0.1,
+        "no hold: {after:.3} of the freed pages still resident"
+    );
+}
