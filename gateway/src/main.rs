@@ -124,7 +124,8 @@ struct Args {
     #[arg(long, env = "GATEWAY_SHUTDOWN_TIMEOUT_SECONDS", default_value_t = 5)]
     shutdown_timeout_seconds: u64,
     /// Seconds memory freed after a burst of requests is kept for the next one before it goes
-    /// back to the system (0: at once). Resident memory stays at the burst's peak meanwhile.
+    /// back to the system (0: at once; at most a day). Resident memory stays near the burst's
+    /// peak meanwhile.
     #[arg(long, env = "GATEWAY_FREE_MEMORY_HOLD_SECONDS", default_value_t = 300)]
     free_memory_hold_seconds: u64,
 }

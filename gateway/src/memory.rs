@@ -8,16 +8,22 @@ use std::time::Duration;
 /// system; the same index in mimalloc 2 and 3, which the Rust bindings do not name).
 const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
+/// The longest hold [`hold_free_memory`] sets: a day.
+pub const MAX_HOLD: Duration = Duration::from_secs(24 * 60 * 60);
+
 /// Keeps memory that requests freed for `hold` before it goes back to the system, so that the
 /// next burst reuses it instead of faulting in (and zeroing) fresh pages on the relay thread.
-/// mimalloc's own delay is one second: a ramp of 9 000 streams then faults in about 500 MiB
-/// again each time, 14 pages per stream, and with that `perf` found a fifth of the relay
-/// thread's samples in `clear_page_erms`; with the memory kept, the streams' time to first
-/// event fell by a quarter (`benches/results/2026-12-05-free-memory-hold.md`). Resident memory
-/// after a burst stays at the burst's peak for `hold`, which is the price. `Duration::ZERO`
-/// hands freed memory back at once. [`release_free_memory`] still releases everything now.
+/// mimalloc's own delay is one second: a ramp of 9 000 streams then faulted in about 500 MiB
+/// again each time (about 13 pages per stream, some 1 CPU-second per ramp), and the streams'
+/// time to first event read 1.17 × the pingora floor's; with the memory held, 0.91 ×
+/// (`benches/results/2026-12-05-free-memory-hold.md`). Resident memory after a burst stays
+/// near the burst's peak for `hold`, which is the price. `Duration::ZERO` hands freed memory
+/// back at once; holds past [`MAX_HOLD`] are cut to it. [`release_free_memory`] still
+/// releases everything now.
 pub fn hold_free_memory(hold: Duration) {
-    let ms = std::ffi::c_long::try_from(hold.as_millis()).unwrap_or(std::ffi::c_long::MAX);
+    // Bounded so that mimalloc's `now + delay` cannot overflow.
+    let ms =
+        std::ffi::c_long::try_from(hold.min(MAX_HOLD).as_millis()).unwrap_or(std::ffi::c_long::MAX);
     // SAFETY: sets one of mimalloc's numeric options; no pointers are passed.
     unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, ms) };
 }

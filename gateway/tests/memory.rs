@@ -610,6 +610,12 @@ async fn freed_memory_is_held_for_the_next_burst_then_released() {
         "released on demand: {released:.3} of its pages still resident"
     );
 
+    // A hold past the bound is cut to it.
+    gateway::memory::hold_free_memory(Duration::MAX);
+    assert_eq!(
+        gateway::memory::free_memory_hold(),
+        gateway::memory::MAX_HOLD
+    );
     gateway::memory::hold_free_memory(Duration::ZERO);
     let blocks = touch_and_free_in_mimalloc(BLOCKS);
     collect_expired();
