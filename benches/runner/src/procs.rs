@@ -262,6 +262,19 @@ pub fn load_average() -> f64 {
         .unwrap_or(f64::NAN)
 }
 
+/// Steal ticks of each CPU so far (`/proc/stat`, the eighth value of each `cpuN` line): time
+/// the hypervisor ran something else while the CPU had work. Empty where the kernel reports
+/// none.
+pub fn steal_ticks() -> Vec<u64> {
+    let Ok(stat) = fs::read_to_string("/proc/stat") else {
+        return vec![];
+    };
+    stat.lines()
+        .filter(|l| l.starts_with("cpu") && !l.starts_with("cpu "))
+        .filter_map(|l| l.split_whitespace().nth(8)?.parse().ok())
+        .collect()
+}
+
 /// Pins this process (all its threads) to `cpu`; children started without a CPU inherit it.
 pub fn pin_self(cpu: usize) -> anyhow::Result<()> {
     let status = Command::new("taskset")

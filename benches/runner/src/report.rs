@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use crate::budget_calls::BudgetCalls;
+use crate::quiet;
 use crate::report_scale;
 use crate::report_users;
 use crate::results::{Point, Results, Run, StreamsPoint};
@@ -531,7 +532,7 @@ pub fn render(r: &Results) -> String {
         out,
         "| figure | goal | measured | verdict |\n|---|---|---|---|"
     );
-    for h in headlines(r, head_c) {
+    for h in headlines(&quiet::judged_view(r), head_c) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} |",
@@ -564,7 +565,7 @@ pub fn render(r: &Results) -> String {
             out,
             "| target | req/s asked | req/s done | p50 ms | p99 ms | CPU µs/req (min–max) | req per CPU-s | peak RSS MiB | control plane µs/req | mock µs/req | errors | load avg |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
         );
-        for p in &r.open {
+        for p in &quiet::judged_view(r).open {
             let mut line = String::new();
             row(&mut line, p, false);
             let line = line.replacen(
@@ -574,6 +575,7 @@ pub fn render(r: &Results) -> String {
             );
             out.push_str(&line);
         }
+        quiet::rounds_section(&mut out, r);
         budget_waits(&mut out, &r.open);
     }
     if !r.in_flight.is_empty() {
@@ -672,6 +674,7 @@ mod tests {
             mock_us_per_req: 5.0,
             peak_rss_kib: 1024,
             load_avg: 1.0,
+            steal_pct: None,
             budget_calls: None,
         };
         Point {

@@ -518,6 +518,7 @@ mod tests {
             mock_us_per_req: 5.0,
             peak_rss_kib: 50 * 1024,
             load_avg: 1.0,
+            steal_pct: None,
             budget_calls: None,
         };
         ScalePoint {

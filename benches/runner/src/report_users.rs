@@ -120,6 +120,7 @@ mod tests {
                 mock_us_per_req: 5.0,
                 peak_rss_kib: 50 * 1024,
                 load_avg: 1.0,
+                steal_pct: None,
                 budget_calls: Some(BudgetCalls {
                     waited: tokens as u64,
                     top_ups: 7,

@@ -28,6 +28,11 @@ pub struct Run {
     /// The gateway's fleet-budget calls to Redis during the run (gateway targets with an
     /// admin port; `None` for the others).
     pub budget_calls: Option<BudgetCalls>,
+    /// Share of the run's wall time the hypervisor took from the busier of the target's and the
+    /// load generator's CPUs (steal time, in %). `None` where the kernel reports none (and in
+    /// results saved before it was recorded).
+    #[serde(default)]
+    pub steal_pct: Option<f64>,
 }
 
 /// A load point (target × workload × concurrency or rate), repeated.
@@ -251,6 +256,10 @@ pub struct Settings {
     pub stream_delay_ms: u32,
     pub target_cpu: usize,
     pub load_cpu: usize,
+    /// The most steal time (% of a CPU) an open-loop round may see and count as quiet
+    /// (`--max-steal-pct`; `None` in results saved before it was recorded: every round counts).
+    #[serde(default)]
+    pub max_steal_pct: Option<f64>,
 }
 
 /// The streams scenario's opening rate before it was a setting.
@@ -303,6 +312,7 @@ impl Results {
                 stream_delay_ms: 500,
                 target_cpu: 1,
                 load_cpu: 0,
+                max_steal_pct: None,
             },
             targets: vec![],
             notes: vec![],

@@ -3,11 +3,12 @@
 //! Repetitions are interleaved across targets so background load hits them alike.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::budget_calls::BudgetCalls;
 use crate::load::{self, Load};
 use crate::procs::{self, RssSampler};
+use crate::quiet;
 use crate::results::{InFlight, Point, Run, Settings, StreamsPoint};
 use crate::streams;
 use crate::targets::{Target, Workload};
@@ -42,9 +43,13 @@ impl Bench {
             ticks_or_zero(t.control_plane_pid),
             procs::tree_ticks(self.mock_pid),
         );
+        let steal_before = procs::steal_ticks();
+        let started = Instant::now();
         let sampler = RssSampler::start(&[t.pid]);
         let result = load();
         let peak = sampler.finish()[0];
+        let wall = started.elapsed();
+        let steal_pct = self.steal_pct(&steal_before, &procs::steal_ticks(), hz, wall);
         let after = (
             procs::tree_ticks(t.pid),
             ticks_or_zero(t.control_plane_pid),
@@ -71,7 +76,19 @@ impl Bench {
             peak_rss_kib: peak,
             load_avg: procs::load_average(),
             budget_calls: calls_before.zip(calls_after).map(|(b, a)| a.since(b)),
+            steal_pct,
         })
+    }
+
+    /// The larger share of `wall` stolen from the target's or the load generator's CPU between
+    /// two readings of [`procs::steal_ticks`], in %.
+    fn steal_pct(&self, before: &[u64], after: &[u64], hz: f64, wall: Duration) -> Option<f64> {
+        let cpus = [self.settings.target_cpu, self.settings.load_cpu];
+        let stolen = cpus
+            .iter()
+            .filter_map(|&c| Some(after.get(c)?.saturating_sub(*before.get(c)?)))
+            .max()?;
+        Some(stolen as f64 / hz / wall.as_secs_f64().max(1e-3) * 100.0)
     }
 
     /// One closed-loop run of `w` against `t`, measured.
@@ -219,7 +236,9 @@ impl Bench {
                 runs: vec![],
             })
             .collect();
-        for run in 1..=s.runs {
+        let (mut round, mut quiet) = (0, 0);
+        while quiet < s.runs && round < quiet::ROUNDS_PER_RUN * s.runs {
+            round += 1;
             for (t, p) in rated.iter().zip(points.iter_mut()) {
                 let req = t.request(Workload::Chat);
                 let r = self.measure(t, || {
@@ -229,11 +248,21 @@ impl Bench {
                     .budget_calls
                     .map(|c| format!(", {} waited for Redis", c.waited))
                     .unwrap_or_default();
+                let stolen = r
+                    .steal_pct
+                    .map(|s| format!(", {s:.1} % stolen"))
+                    .unwrap_or_default();
                 eprintln!(
-                    "open loop run {run}/{}: {} at {} req/s: done {:.0} req/s, p50 {:.3} ms, p99 {:.3} ms, {:.1} µs CPU/req{waits}",
+                    "open loop round {round} ({quiet} quiet of {} so far): {} at {} req/s: done {:.0} req/s, p50 {:.3} ms, p99 {:.3} ms, {:.1} µs CPU/req{waits}{stolen}",
                     s.runs, t.kind, s.rate, r.rps, r.p50_ms, r.p99_ms, r.cpu_us_per_req
                 );
                 p.runs.push(r);
+            }
+            let last: Vec<&Run> = points.iter().filter_map(|p| p.runs.last()).collect();
+            if last.iter().all(|r| quiet::run_is_quiet(r, s.max_steal_pct)) {
+                quiet += 1;
+            } else {
+                eprintln!("open loop round {round} was disturbed (steal over the limit): repeated");
             }
         }
         Ok(points)
