@@ -79,6 +79,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         anyhow::bail!("--grpc-tls-cert needs --grpc-listen: TLS is served on the gRPC listener");
     }
     let db = open(&settings).await?;
+    control_plane::sync::ingest_sched::engage(&db);
     let listen = settings.listen;
     let grpc = grpc_listener(&settings).await?;
     let shutdown_timeout = Duration::from_secs(settings.shutdown_timeout);

@@ -16,7 +16,7 @@ pub mod memory;
 pub mod metrics;
 pub mod relay;
 pub mod routing;
-pub mod sched;
+pub use background_sched as sched;
 pub mod server;
 pub mod state;
 pub mod tasks;

@@ -185,6 +185,10 @@ const NEW_DATABASE_PAGE_SIZE: &str = "PRAGMA page_size = 16384";
 /// index pages were read back from the file while the batch was being written.
 const NATIVE_SQLITE_CACHE: &str = "-32768";
 
+/// Name prefix of the native SQLite pool's connection threads (at most 15 bytes with the
+/// number), which the usage ingest runs at idle priority (`sync::ingest_sched`).
+pub const INGEST_SQLITE_THREADS: &str = "usage-sqlite-";
+
 /// Most connections of the native SQLite pool: SQLite has one writer at a time.
 const NATIVE_SQLITE_CONNECTIONS: u32 = 2;
 
@@ -199,7 +203,8 @@ fn native_sqlite(url: &str) -> Result<Option<sqlx::SqlitePool>, DbError> {
         .parse::<sqlx::sqlite::SqliteConnectOptions>()?
         .busy_timeout(std::time::Duration::from_secs(10))
         .foreign_keys(true)
-        .pragma("cache_size", NATIVE_SQLITE_CACHE);
+        .pragma("cache_size", NATIVE_SQLITE_CACHE)
+        .thread_name(|id| format!("{INGEST_SQLITE_THREADS}{id}"));
     Ok(Some(
         sqlx::sqlite::SqlitePoolOptions::new()
             .max_connections(NATIVE_SQLITE_CONNECTIONS)

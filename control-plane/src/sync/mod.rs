@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod credentials;
+pub mod ingest_sched;
 pub mod snapshot;
 pub mod tls;
 pub mod usage;

@@ -201,7 +201,11 @@ async fn commit(state: &AppState, batch: pb::ReportBatch) -> Result<pb::ReportAc
         },
         Err(_) => usage::Recording::default(),
     };
-    let outcome = match usage::ingest_with(state.db(), &gateway_id, &rows, recording).await {
+    let written = {
+        let _writing = super::ingest_sched::writing();
+        usage::ingest_with(state.db(), &gateway_id, &rows, recording).await
+    };
+    let outcome = match written {
         Ok(outcome) => outcome,
         Err(err) => {
             state

@@ -57,7 +57,7 @@ impl QueueLag {
     }
 }
 
-impl crate::sched::Backlog for Arc<QueueLag> {
+impl crate::sched::Backlog for QueueLag {
     fn behind(&self, now: Instant, _mode: crate::sched::Mode) -> bool {
         if self.pending.load(Ordering::Acquire) == 0 {
             return false;

@@ -1,20 +1,25 @@
-//! How the gateway's background threads are scheduled beside the relay threads: at idle
+//! How both planes' background threads are scheduled beside the threads that serve: at idle
 //! priority while they keep up, promoted to `SCHED_BATCH` as soon as a backlog shows they do not.
 //!
-//! The spool writer, the control-plane link and the telemetry exporter share the relay's cores.
-//! At their ordinary priority, each of their wake-ups (a group commit, a usage batch, a config
-//! delta) takes the core from a relay thread for its whole slice, and the request it was serving
-//! waits: that was the gateway's latency tail under moderate load. As `SCHED_IDLE` they run only
-//! in the cores' idle time, which at such a load is plenty. At saturation there is no idle time
+//! In the gateway, the spool writer, the control-plane link and the telemetry exporter share the
+//! relay's cores. At their ordinary priority, each of their wake-ups (a group commit, a usage
+//! batch, a config delta) takes the core from a relay thread for its whole slice, and the request
+//! it was serving waits: that was the gateway's latency tail under moderate load. In the control
+//! plane, the SQLite threads that write usage batches do the same to whatever shares their core
+//! (a gateway on the same host, or the upstream it calls). As `SCHED_IDLE` they run only in the
+//! cores' idle time, which at such a load is plenty. At saturation there is no idle time
 //! and an idle-priority thread gets almost nothing. So a watchdog (itself `SCHED_BATCH`, waking
 //! every [`TICK`]) asks each watched piece of background work whether it is behind: the usage
 //! queue holding a record longer than [`LATE`], a runtime that has not run a ping within
-//! [`LATE`]. The usage queue passing its promotion mark promotes at once. A promotion moves every
-//! background thread to `SCHED_BATCH` (its fair share, still without preempting a relay thread
-//! on wake-up) until nothing has been behind for [`HOLD`]. A promotion is always safe (it is the
-//! policy these threads had before); only the way back waits for proof. Idle priority is engaged
-//! by the usage queue, whose backlog is watched: without one (usage to a file, say) background
-//! threads stay `SCHED_BATCH`.
+//! [`LATE`], a usage batch written for longer than [`LATE`]. The usage queue passing its
+//! promotion mark promotes at once. A promotion moves every background thread to `SCHED_BATCH`
+//! (its fair share, still without preempting a serving thread on wake-up) until nothing has been
+//! behind for [`HOLD`]. A promotion is always safe (it is the policy these threads had before);
+//! only the way back waits for proof. Idle priority is engaged by the owner of a watched backlog:
+//! without one (usage to a file, say) background threads stay `SCHED_BATCH`.
+//!
+//! Threads register themselves ([`Governor::register_current`]); threads a library spawns,
+//! which run no code of ours, are adopted by name ([`Governor::adopt_named`]).
 //!
 //! Leaving `SCHED_IDLE` needs `CAP_SYS_NICE` or an `RLIMIT_NICE` of 20 (a plain non-root
 //! container has neither). The governor checks once on a throw-away thread; where the kernel
@@ -36,6 +41,13 @@ pub const LATE: Duration = Duration::from_millis(100);
 /// from the watchdog thread, with the mode the threads run in; must be cheap).
 pub trait Backlog: Send + Sync {
     fn behind(&self, now: Instant, mode: Mode) -> bool;
+}
+
+/// A shared backlog (the owner keeps a handle to update it).
+impl<T: Backlog + ?Sized> Backlog for std::sync::Arc<T> {
+    fn behind(&self, now: Instant, mode: Mode) -> bool {
+        (**self).behind(now, mode)
+    }
 }
 
 /// The scheduling policy background threads run with.
@@ -62,6 +74,8 @@ pub struct Governor {
     epoch: Instant,
     hold: Duration,
     watched: Mutex<Vec<Box<dyn Backlog>>>,
+    /// Name prefixes of adopted threads ([`Governor::adopt_named`]).
+    named: Mutex<Vec<&'static str>>,
 }
 
 impl Governor {
@@ -77,6 +91,7 @@ impl Governor {
             epoch: Instant::now(),
             hold,
             watched: Mutex::new(Vec::new()),
+            named: Mutex::new(Vec::new()),
         }
     }
 
@@ -117,6 +132,35 @@ impl Governor {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(backlog);
+    }
+
+    /// Treats this process's threads whose name starts with `prefix` (as `/proc/self/task/*/comm`
+    /// shows it, at most 15 bytes) as registered: threads a library spawns (a database driver's
+    /// workers, say) and that run no code of ours. They are looked up at every change of policy
+    /// and every watchdog round, so a thread spawned meanwhile (it starts with its spawner's
+    /// policy) follows within a [`TICK`].
+    pub fn adopt_named(&self, prefix: &'static str) {
+        self.named
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(prefix);
+        self.apply_named(self.mode());
+    }
+
+    /// Gives the adopted threads `mode`'s policy where they have another.
+    fn apply_named(&self, mode: Mode) {
+        let prefixes = self
+            .named
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if prefixes.is_empty() {
+            return;
+        }
+        for tid in threads_named(&prefixes) {
+            if current_policy(tid) != Some(mode) {
+                apply(tid, mode);
+            }
+        }
     }
 
     /// Lets background threads run at idle priority (when `adaptive`) and starts the watchdog
@@ -165,6 +209,7 @@ impl Governor {
         } else {
             self.settle(now);
         }
+        self.apply_named(self.mode());
     }
 
     /// A backlog: background threads get their fair share from now on, for at least `hold`.
@@ -209,6 +254,8 @@ impl Governor {
         for &tid in threads.iter() {
             apply(tid, mode);
         }
+        drop(threads);
+        self.apply_named(mode);
     }
 
     fn unregister(&self, tid: i32) {
@@ -343,10 +390,44 @@ fn apply(tid: i32, mode: Mode) {
 #[cfg(not(target_os = "linux"))]
 fn apply(_tid: i32, _mode: Mode) {}
 
+/// The policy of thread `tid` as a [`Mode`] (`None`: another policy, or no such thread).
+#[cfg(target_os = "linux")]
+pub fn current_policy(tid: i32) -> Option<Mode> {
+    // SAFETY: reads a thread's policy; a wrong id is an error, not undefined behaviour.
+    match unsafe { libc::sched_getscheduler(tid) } {
+        libc::SCHED_IDLE => Some(Mode::Idle),
+        libc::SCHED_BATCH => Some(Mode::Batch),
+        _ => None,
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn current_policy(_tid: i32) -> Option<Mode> {
+    None
+}
+
+/// Ids of this process's threads whose name starts with one of `prefixes`. A thread listed here
+/// may exit before its policy is set; its id is then unused or, in the time a pid takes to be
+/// handed out again (the kernel allocates them cyclically), still nobody else's.
+pub fn threads_named(prefixes: &[&str]) -> Vec<i32> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| {
+            let tid: i32 = task.file_name().to_str()?.parse().ok()?;
+            let comm = std::fs::read_to_string(task.path().join("comm")).ok()?;
+            let name = comm.trim_end_matches('\n');
+            prefixes.iter().any(|p| name.starts_with(p)).then_some(tid)
+        })
+        .collect()
+}
+
 /// Whether this process may move a thread from `SCHED_IDLE` back to `SCHED_BATCH`: tried on a
 /// throw-away thread.
 #[cfg(target_os = "linux")]
-fn idle_can_be_left() -> bool {
+pub fn idle_can_be_left() -> bool {
     let tried = std::thread::Builder::new()
         .name("sched-probe".into())
         .spawn(|| {
@@ -368,7 +449,7 @@ fn idle_can_be_left() -> bool {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn idle_can_be_left() -> bool {
+pub fn idle_can_be_left() -> bool {
     false
 }
 
@@ -454,6 +535,51 @@ mod tests {
             (governor.mode(), policy(b)),
             (Mode::Batch, libc::SCHED_BATCH)
         );
+    }
+
+    /// A thread named `name` that stays alive until `stop` is dropped; returns its tid.
+    fn named(name: &str) -> (i32, mpsc::Sender<()>) {
+        let (tid_tx, tid_rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = mpsc::channel::<()>();
+        std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || {
+                tid_tx.send(current_tid()).unwrap();
+                let _ = stop_rx.recv();
+            })
+            .unwrap();
+        (tid_rx.recv().unwrap(), stop_tx)
+    }
+
+    #[test]
+    fn threads_adopted_by_name_follow_the_policy_and_a_late_one_joins_within_a_round() {
+        if !idle_can_be_left() {
+            return;
+        }
+        let governor = leaked(true, Duration::from_secs(5));
+        let (a, _stop_a) = named("adopt-test-1");
+        let (other, _stop_other) = named("unrelated-1");
+        governor.adopt_named("adopt-test-");
+        assert_eq!(policy(a), libc::SCHED_BATCH);
+        assert!(governor.enable_idle());
+        assert_eq!(policy(a), libc::SCHED_IDLE);
+        assert_eq!(policy(other), libc::SCHED_OTHER);
+
+        // Spawned by a thread at normal priority after the change: adopted at the next round.
+        let (b, _stop_b) = named("adopt-test-2");
+        assert_eq!(policy(b), libc::SCHED_OTHER);
+        let t0 = Instant::now();
+        governor.check(t0);
+        assert_eq!(policy(b), libc::SCHED_IDLE);
+
+        governor.promote();
+        assert_eq!(
+            (policy(a), policy(b)),
+            (libc::SCHED_BATCH, libc::SCHED_BATCH)
+        );
+        assert_eq!(policy(other), libc::SCHED_OTHER);
+        governor.check(t0 + Duration::from_secs(10));
+        assert_eq!((policy(a), policy(b)), (libc::SCHED_IDLE, libc::SCHED_IDLE));
     }
 
     #[test]
