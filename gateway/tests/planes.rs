@@ -45,9 +45,16 @@ async fn config_push_reaches_two_gateways_within_a_second(postgres: bool) {
         .filter(|g| g["connected"] == json!(true))
         .filter_map(|g| g["gateway_id"].as_str())
         .collect();
-    // A starting gateway follows the feed on the stream its first snapshot came on: it is
-    // listed as connected from the start, and acks that snapshot's version.
+    // A starting gateway opens the stream it follows before it closes the one its first
+    // snapshot came on: it is listed as connected from the start, and acks that snapshot's
+    // version.
     assert_eq!(names, vec!["gw-a", "gw-b"], "{listed}");
+    // The stream that brought the snapshot (its decode buffer as large as the snapshot) is
+    // closed: one stream per gateway is left open.
+    time_until(Duration::from_secs(5), || async {
+        sys.cp.metric("control_plane_gateways_connected").await == Some(2.0)
+    })
+    .await;
     time_until(Duration::from_secs(5), || async {
         let listed = sys
             .cp

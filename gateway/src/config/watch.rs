@@ -34,8 +34,8 @@ pub enum SyncError {
 
 type Client = ConfigServiceClient<InterceptedService<Channel, Auth>>;
 
-/// A Watch stream whose first message (the snapshot a gateway starts from) was read: it goes
-/// on to [`follow`], so a starting gateway keeps one stream and is never seen as gone.
+/// A Watch stream whose first message (the snapshot a gateway starts from) was read: it stays
+/// open until [`follow`] has opened its successor, so a starting gateway is never seen as gone.
 pub struct OpenStream(tonic::Streaming<pb::WatchResponse>);
 
 /// Opens a Watch stream from `have_version`.
@@ -102,7 +102,8 @@ pub async fn first_snapshot(channel: Channel, auth: Auth, gateway_id: &str) -> F
 }
 
 /// Follows the feed forever from `rest` (what the snapshot in force was built from), first on
-/// the stream that brought it: acks that version, then applies each message (and any already
+/// a stream opened from that version while the one that brought it is still open (see
+/// [`after_snapshot`]): acks that version, then applies each message (and any already
 /// queued behind it), swaps the new snapshot in, acks the version; reconnects with backoff.
 pub async fn follow(
     state: Arc<GatewayState>,
@@ -115,8 +116,10 @@ pub async fn follow(
     let mut client = client(channel, auth);
     let mut backoff = Backoff::new();
     state.metrics.config_stream_up.set(1);
+    let first = after_snapshot(&mut client, &gateway_id, rest.version, first.0).await;
+    crate::memory::release_free_memory();
     ack(&mut client, &gateway_id, rest.version).await;
-    let mut opened = Some(first.0);
+    let mut opened = Some(first);
     loop {
         if let Err(err) = follow_once(
             &state,
@@ -185,14 +188,38 @@ async fn follow_once(
             install_fresh(state, next_rest.version, snapshot, &fresh);
         }
         drop(base);
+        *rest = next_rest;
         if fresh.all {
             // A full snapshot replaced the whole config: give back what the old one held.
+            stream = after_snapshot(client, gateway_id, rest.version, stream).await;
             crate::memory::release_free_memory();
         }
-        *rest = next_rest;
         state.metrics.config_applied(rest.version);
         tracing::debug!(version = rest.version, "config applied");
         ack(client, gateway_id, rest.version).await;
+    }
+}
+
+/// The stream to follow after `stream` brought a full snapshot, applied as `version`: a new
+/// stream from that version, opened before `stream` is dropped (so the gateway is never seen
+/// as gone). The old stream's decode buffer grew to the snapshot's size (about 10 MiB with
+/// 100 000 tokens) and would be kept for the stream's life. If the new stream cannot be
+/// opened, the old one goes on.
+async fn after_snapshot(
+    client: &mut Client,
+    gateway_id: &str,
+    version: u64,
+    stream: tonic::Streaming<pb::WatchResponse>,
+) -> tonic::Streaming<pb::WatchResponse> {
+    match open(client, gateway_id, version).await {
+        Ok(fresh) => fresh,
+        Err(err) => {
+            tracing::debug!(
+                error = describe(&err),
+                "reopening the config stream after a snapshot failed; keeping it"
+            );
+            stream
+        }
     }
 }
 
