@@ -117,7 +117,6 @@ pub async fn follow(
     let mut backoff = Backoff::new();
     state.metrics.config_stream_up.set(1);
     let first = after_snapshot(&mut client, &gateway_id, rest.version, first.0).await;
-    crate::memory::release_free_memory();
     ack(&mut client, &gateway_id, rest.version).await;
     let mut opened = Some(first);
     loop {
@@ -192,7 +191,6 @@ async fn follow_once(
         if fresh.all {
             // A full snapshot replaced the whole config: give back what the old one held.
             stream = after_snapshot(client, gateway_id, rest.version, stream).await;
-            crate::memory::release_free_memory();
         }
         state.metrics.config_applied(rest.version);
         tracing::debug!(version = rest.version, "config applied");
@@ -204,15 +202,19 @@ async fn follow_once(
 /// stream from that version, opened before `stream` is dropped (so the gateway is never seen
 /// as gone). The old stream's decode buffer grew to the snapshot's size (about 10 MiB with
 /// 100 000 tokens) and would be kept for the stream's life. If the new stream cannot be
-/// opened, the old one goes on.
+/// opened, the old one goes on. Either way the allocator then hands its free pages back (the
+/// snapshot's build and the old stream's buffer leave many).
 async fn after_snapshot(
     client: &mut Client,
     gateway_id: &str,
     version: u64,
     stream: tonic::Streaming<pb::WatchResponse>,
 ) -> tonic::Streaming<pb::WatchResponse> {
-    match open(client, gateway_id, version).await {
-        Ok(fresh) => fresh,
+    let followed = match open(client, gateway_id, version).await {
+        Ok(fresh) => {
+            drop(stream);
+            fresh
+        }
         Err(err) => {
             tracing::debug!(
                 error = describe(&err),
@@ -220,7 +222,9 @@ async fn after_snapshot(
             );
             stream
         }
-    }
+    };
+    crate::memory::release_free_memory();
+    followed
 }
 
 /// Tells the control plane this gateway serves `version` (a failed ack is only logged: the
