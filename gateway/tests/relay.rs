@@ -774,6 +774,60 @@ async fn one_keep_alive_client_gets_every_answer_right() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streams_head_and_first_event_arrive_together() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let m = mock().await;
+    // Events 300 ms apart: the first one is alone in the gateway's hands when it is written.
+    let gw = Gw::start(snapshot(vec![channel(
+        1,
+        &m.scenario_url("chunks=3,chunk_delay_ms=300"),
+        &["gpt-test"],
+        0,
+        1,
+    )]))
+    .await;
+    let body = chat_body("gpt-test", true).to_string();
+    for _ in 0..3 {
+        let mut s = tokio::net::TcpStream::connect(gw.addr).await.unwrap();
+        s.set_nodelay(true).unwrap();
+        let request = format!(
+            "POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer sk-alice\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        s.write_all(request.as_bytes()).await.unwrap();
+        // The first bytes the client can read carry the whole head and the first event.
+        let mut buf = vec![0u8; 64 * 1024];
+        let n = tokio::time::timeout(std::time::Duration::from_secs(5), s.read(&mut buf))
+            .await
+            .unwrap()
+            .unwrap();
+        let first = String::from_utf8_lossy(&buf[..n]).into_owned();
+        assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+        assert!(first.contains("text/event-stream"), "{first}");
+        assert!(first.contains("\r\n\r\n"), "the whole head: {first}");
+        assert!(
+            first.contains("data: {"),
+            "the first event with the head: {first}"
+        );
+        assert!(
+            !first.contains("word1"),
+            "only the first event is due yet: {first}"
+        );
+        // And the rest still follows, to the end.
+        let mut all = first;
+        while !all.contains("[DONE]") {
+            let n = tokio::time::timeout(std::time::Duration::from_secs(5), s.read(&mut buf))
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(n > 0, "closed before [DONE]: {all}");
+            all.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+        assert!(all.contains("word2"), "{all}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_stream_gets_pings_and_still_completes() {
     let m = mock().await;
     let mut snap = snapshot(vec![channel(

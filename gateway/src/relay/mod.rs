@@ -10,6 +10,7 @@ mod billing_api;
 mod body;
 mod cloud;
 mod convert;
+mod cork;
 mod cors;
 mod dialect;
 mod forward;

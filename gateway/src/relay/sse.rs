@@ -12,6 +12,7 @@ use pingora::proxy::Session;
 
 use super::Trace;
 use super::answer_check::CheckedStream;
+use super::cork::Cork;
 use super::post::{Answer, AttemptError, Outcome, client_left};
 use super::respond;
 use crate::billing::StreamBudget;
@@ -317,6 +318,8 @@ async fn relay_filtered<F: StreamFilter>(
         trace.client_gone = true;
         trace.error = Some(format!("client disconnected: {e}"));
     };
+    // The head and the first event leave together (or the head and the error event below).
+    let cork = Cork::hold(session);
     if let Err(e) = respond::start_stream(session, trace).await {
         gone(trace, e);
         return Ok(outcome(relay));
@@ -330,6 +333,9 @@ async fn relay_filtered<F: StreamFilter>(
     {
         gone(trace, e);
         return Ok(outcome(relay));
+    }
+    if !over_budget {
+        drop(cork);
     }
     let failure: Option<GatewayError> = if over_budget {
         Some(BillingError::StreamOverBudget.into())
