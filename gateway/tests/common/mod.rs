@@ -34,8 +34,14 @@ pub fn free_port() -> u16 {
     const LOWEST: u32 = 10_000;
     if ephemeral_low > LOWEST + 1_000 {
         let span = ephemeral_low - LOWEST;
-        // Test binaries running side by side start at different places.
-        let base = std::process::id() % span;
+        // Test binaries running side by side start in different blocks: their process ids are
+        // often consecutive, and consecutive starting ports overlapped (one test's relay port
+        // was the next one's admin port). The id is scattered (Fibonacci hashing) over blocks
+        // of 64 ports, more than a test binary takes.
+        const BLOCK: u32 = 64;
+        let blocks = span / BLOCK;
+        let scattered = std::process::id().wrapping_mul(0x9E37_79B9);
+        let base = (scattered % blocks) * BLOCK;
         for _ in 0..span {
             let n = NEXT.fetch_add(1, Ordering::Relaxed);
             let port = LOWEST + (base + n) % span;
