@@ -858,3 +858,43 @@ async fn a_silent_stream_gets_pings_and_still_completes() {
     let text = gw.chat("alice", chat_body("gpt-test", true)).await.text();
     assert!(!text.contains("PING"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_silent_past_the_idle_timeout_ends_with_an_error_event() {
+    let m = mock().await;
+    let slow = m.scenario_url("chunks=3,chunk_delay_ms=1300");
+    let mut snap = snapshot(vec![channel(1, &slow, &["gpt-test"], 0, 1)]);
+    snap["options"]["stream_idle_timeout_ms"] = json!(600);
+    let gw = Gw::start(snap).await;
+    let r = gw.chat("alice", chat_body("gpt-test", true)).await;
+    assert_eq!(r.status, 200);
+    let text = r.text();
+    assert_eq!(sse_content(&text), "word0 ", "{text}");
+    assert!(text.contains("did not answer within 600 ms"), "{text}");
+    assert!(!text.contains("[DONE]"), "{text}");
+
+    // Pings do not count as upstream activity: the stream still times out, after its pings.
+    let slower = m.scenario_url("chunks=3,chunk_delay_ms=2500");
+    let mut snap = snapshot(vec![channel(1, &slower, &["gpt-test"], 0, 1)]);
+    snap["options"]["stream_idle_timeout_ms"] = json!(1500);
+    snap["options"]["stream_ping_seconds"] = json!(1);
+    let gw = Gw::start(snap).await;
+    let text = gw.chat("alice", chat_body("gpt-test", true)).await.text();
+    assert_eq!(sse_content(&text), "word0 ", "{text}");
+    assert_eq!(text.matches(": PING\n\n").count(), 1, "{text}");
+    assert!(text.contains("did not answer within 1500 ms"), "{text}");
+
+    // Events closer together than the timeout keep the stream alive to its end.
+    let mut snap = snapshot(vec![channel(
+        1,
+        &m.scenario_url("chunks=3,chunk_delay_ms=400"),
+        &["gpt-test"],
+        0,
+        1,
+    )]);
+    snap["options"]["stream_idle_timeout_ms"] = json!(600);
+    let gw = Gw::start(snap).await;
+    let text = gw.chat("alice", chat_body("gpt-test", true)).await.text();
+    assert_eq!(sse_content(&text), "word0 word1 word2 ", "{text}");
+    assert!(text.ends_with("data: [DONE]\n\n"), "{text}");
+}

@@ -225,6 +225,21 @@ async fn drain_ready(
     }
 }
 
+/// `first` followed by `more`, copied only when there is more (the usual case is one
+/// upstream piece per wake-up, forwarded as the filter returned it).
+fn joined(first: Bytes, more: BytesMut) -> Bytes {
+    if more.is_empty() {
+        return first;
+    }
+    if first.is_empty() {
+        return more.freeze();
+    }
+    let mut out = BytesMut::with_capacity(first.len() + more.len());
+    out.extend_from_slice(&first);
+    out.extend_from_slice(&more);
+    out.freeze()
+}
+
 /// The keep-alive a silent stream sends (an SSE comment: every client ignores it).
 const PING: &[u8] = b": PING\n\n";
 
@@ -342,39 +357,55 @@ async fn relay_filtered<F: StreamFilter>(
     } else if ended {
         None
     } else {
-        let mut idle_until = Instant::now() + opts.stream_idle_timeout;
+        // One timer for the whole stream: data moves its deadline later, which tokio does
+        // without touching its wheel (the entry is re-filed only when the old deadline
+        // comes); a fresh timeout per event would file and remove an entry every time.
+        let ping = opts.stream_ping;
+        let wake_at = |now: Instant, idle_until: Instant| {
+            ping.map_or(idle_until, |p| (now + p).min(idle_until))
+        };
+        let now = Instant::now();
+        let mut idle_until = now + opts.stream_idle_timeout;
+        let timer = tokio::time::sleep_until(wake_at(now, idle_until).into());
+        tokio::pin!(timer);
         loop {
-            let left = idle_until.saturating_duration_since(Instant::now());
-            // With pings on, a silent upstream is interrupted for a `: PING` to the client.
-            let wait = opts.stream_ping.map_or(left, |p| p.min(left));
             let next = tokio::select! {
-                next = tokio::time::timeout(wait, body.chunk()) => next,
+                biased;
+                next = body.chunk() => Some(next),
                 e = client_left(session) => {
                     // Dropping `body` on return closes the upstream connection.
                     gone(trace, e);
                     return Ok(outcome(relay));
                 }
+                () = &mut timer => None,
             };
-            if next.is_err() && Instant::now() < idle_until {
-                if let Err(e) = session
-                    .write_response_body(Some(Bytes::from_static(PING)), false)
-                    .await
+            let now = Instant::now();
+            let Some(next) = next else {
+                if now >= idle_until {
+                    break Some(UpstreamError::Timeout(ms(opts.stream_idle_timeout)).into());
+                }
+                // With pings on, a silent upstream is interrupted for a `: PING` to the client.
+                if ping.is_some()
+                    && let Err(e) = session
+                        .write_response_body(Some(Bytes::from_static(PING)), false)
+                        .await
                 {
                     gone(trace, e);
                     return Ok(outcome(relay));
                 }
+                timer.as_mut().reset(wake_at(now, idle_until).into());
                 continue;
-            }
-            idle_until = Instant::now() + opts.stream_idle_timeout;
-            let data = match next {
-                Err(_) => break Some(UpstreamError::Timeout(ms(opts.stream_idle_timeout)).into()),
-                Ok(None) => break None,
-                Ok(Some(Err(e))) => break Some(e.into()),
-                Ok(Some(Ok(data))) => data,
             };
-            let mut out = BytesMut::new();
-            out.extend_from_slice(&relay.feed(&data).unwrap_or_default());
-            let end = drain_ready(&mut body, relay, &mut out).await;
+            idle_until = now + opts.stream_idle_timeout;
+            timer.as_mut().reset(wake_at(now, idle_until).into());
+            let data = match next {
+                None => break None,
+                Some(Err(e)) => break Some(e.into()),
+                Some(Ok(data)) => data,
+            };
+            let first = relay.feed(&data).unwrap_or_default();
+            let mut more = BytesMut::new();
+            let end = drain_ready(&mut body, relay, &mut more).await;
             if let Some(err) = relay.refused() {
                 break Some(err);
             }
@@ -382,8 +413,9 @@ async fn relay_filtered<F: StreamFilter>(
             if !budget.cover(relay.running_output_tokens()) {
                 break Some(BillingError::StreamOverBudget.into());
             }
+            let out = joined(first, more);
             if !out.is_empty()
-                && let Err(e) = session.write_response_body(Some(out.freeze()), false).await
+                && let Err(e) = session.write_response_body(Some(out), false).await
             {
                 // Dropping `body` on return closes the upstream connection.
                 gone(trace, e);
