@@ -36,8 +36,8 @@ pub fn free_port() -> u16 {
         let span = ephemeral_low - LOWEST;
         // Test binaries running side by side start in different blocks: their process ids are
         // often consecutive, and consecutive starting ports overlapped (one test's relay port
-        // was the next one's admin port). The id is scattered (Fibonacci hashing) over blocks
-        // of 64 ports, more than a test binary takes.
+        // was the next one's admin port). The id, multiplied by an odd constant to scatter
+        // neighbours, picks a block of 64 ports, more than a test binary takes.
         const BLOCK: u32 = 64;
         let blocks = span / BLOCK;
         let scattered = std::process::id().wrapping_mul(0x9E37_79B9);
