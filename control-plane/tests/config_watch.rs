@@ -650,7 +650,53 @@ async fn a_bulk_update_reaches_gateways_in_bounded_deltas(app: &TestApp) {
     assert_eq!(seen.into_iter().collect::<Vec<_>>(), ids);
 }
 
+/// The reads that a delta and the quota reminders make of the entities a batch named take any
+/// number of ids, one bound value for all of them: 40 000 ids (past SQLite's limit of 32 766
+/// parameters a statement), most of them unknown, find exactly the live users among them.
+async fn entities_are_read_by_any_number_of_ids(app: &TestApp) {
+    use control_plane::store::{config_changes, notices};
+    let root = app.root().await;
+    let alice = app.user(&root, "many-ids-alice").await;
+    let bob = app.user(&root, "many-ids-bob").await;
+    let db = app.db();
+    let mut ids: Vec<i64> = (1_000_000..1_040_000).collect();
+    ids.extend([bob.user_id, root.user_id, alice.user_id]);
+    let mut found: Vec<i64> = config_changes::users(db, Some(&ids))
+        .await
+        .unwrap()
+        .iter()
+        .map(|u| u.id)
+        .collect();
+    found.sort_unstable();
+    let mut want = vec![root.user_id, alice.user_id, bob.user_id];
+    want.sort_unstable();
+    assert_eq!(found, want);
+    assert!(
+        config_changes::users(db, Some(&[]))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        config_changes::tokens(db, Some(&ids[..40_000]))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    assert!(notices::claim(db, alice.user_id, 1).await.unwrap());
+    let sent = notices::sent_among(db, &ids).await.unwrap();
+    assert_eq!(sent, [alice.user_id].into_iter().collect());
+    notices::rearm(db, &ids).await.unwrap();
+    assert!(notices::sent_among(db, &ids).await.unwrap().is_empty());
+    assert!(
+        notices::claim(db, alice.user_id, 2).await.unwrap(),
+        "re-armed"
+    );
+}
+
 on_both_backends!(
+    entities_are_read_by_any_number_of_ids,
     a_bulk_update_reaches_gateways_in_bounded_deltas,
     concurrent_writers_and_lost_connections_converge,
     snapshot_then_deltas,

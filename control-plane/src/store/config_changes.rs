@@ -2,7 +2,7 @@
 //! the reads that build what gateways see: users, tokens and channels, all or by id.
 
 use super::channels::ChannelRecord;
-use super::dynamic::{DynQuery, bigint_array};
+use super::dynamic::{DynQuery, bigint_array, json_int_array};
 use super::{Db, DbKind};
 
 /// One recorded change: which entity changed, at which config version.
@@ -126,9 +126,14 @@ pub struct GatewayToken {
     pub rate_limit_success: i64,
 }
 
-/// Appends `column IN (ids)`: on PostgreSQL one array, joined (a statement text for any
-/// number of ids, and a cost of about rows plus ids whatever the plan); on SQLite, one
-/// parameter each (a delta or a usage batch names at most a few thousand).
+/// Appends `column IN (ids)` with the ids bound as one value, so the statement's text is the
+/// same for any number of ids (prepared once, then cached) and costs about rows plus ids:
+/// on PostgreSQL an array, joined; on SQLite a JSON array read by `json_each`, each id then a
+/// primary-key lookup. One numbered parameter per id cost SQLite O(ids²): it finds a `$N`
+/// parameter's name by a linear search, when it prepares the statement and again for every
+/// value sqlx binds. The config feed and the quota reminders each read every user a usage
+/// batch charged; over 1 000 users that was about 2 µs of the control plane's CPU per relayed
+/// request (`benches/results/2026-12-06-ids-as-one-value.md`).
 pub(super) fn push_ids(q: &mut DynQuery, kind: DbKind, column: &'static str, ids: &[i64]) {
     q.push(column);
     if kind == DbKind::Postgres {
@@ -137,14 +142,9 @@ pub(super) fn push_ids(q: &mut DynQuery, kind: DbKind, column: &'static str, ids
             .push(" AS BIGINT[])))");
         return;
     }
-    q.push(" IN (");
-    for (i, id) in ids.iter().enumerate() {
-        if i > 0 {
-            q.push(", ");
-        }
-        q.bind_int(*id);
-    }
-    q.push(")");
+    q.push(" IN (SELECT value FROM json_each(")
+        .bind_text(json_int_array(ids.iter().copied()))
+        .push("))");
 }
 
 /// Live (not deleted) users: all of them, or those among `ids`.
