@@ -1,9 +1,9 @@
 //! The `config_changes` outbox (filled by triggers on users, tokens, channels and options) and
 //! the reads that build what gateways see: users, tokens and channels, all or by id.
 
+use super::Db;
 use super::channels::ChannelRecord;
-use super::dynamic::{DynQuery, bigint_array, json_int_array};
-use super::{Db, DbKind};
+use super::dynamic::{DynQuery, push_ids};
 
 /// One recorded change: which entity changed, at which config version.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -124,27 +124,6 @@ pub struct GatewayToken {
     pub rate_limit_period: i64,
     pub rate_limit_count: i64,
     pub rate_limit_success: i64,
-}
-
-/// Appends `column IN (ids)` with the ids bound as one value, so the statement's text is the
-/// same for any number of ids (prepared once, then cached) and costs about rows plus ids:
-/// on PostgreSQL an array, joined; on SQLite a JSON array read by `json_each`, each id then a
-/// primary-key lookup. One numbered parameter per id cost SQLite O(ids²): it finds a `$N`
-/// parameter's name by a linear search, when it prepares the statement and again for every
-/// value sqlx binds. The config feed and the quota reminders each read every user a usage
-/// batch charged; over 1 000 users that was about 2 µs of the control plane's CPU per relayed
-/// request (`benches/results/2026-12-06-ids-as-one-value.md`).
-pub(super) fn push_ids(q: &mut DynQuery, kind: DbKind, column: &'static str, ids: &[i64]) {
-    q.push(column);
-    if kind == DbKind::Postgres {
-        q.push(" IN (SELECT unnest(CAST(")
-            .bind_text(bigint_array(ids.iter().copied()))
-            .push(" AS BIGINT[])))");
-        return;
-    }
-    q.push(" IN (SELECT value FROM json_each(")
-        .bind_text(json_int_array(ids.iter().copied()))
-        .push("))");
 }
 
 /// Live (not deleted) users: all of them, or those among `ids`.

@@ -183,6 +183,31 @@ impl DynQuery {
     }
 }
 
+/// Appends `column IN (ids)` with the ids bound as one value, so the statement's text is the
+/// same for any number of ids (prepared once, then cached) and costs about rows plus ids:
+/// on PostgreSQL an array, joined; on SQLite a JSON array read by `json_each`, each id then a
+/// primary-key lookup. One numbered parameter per id cost SQLite O(ids²): it finds a `$N`
+/// parameter's name by a linear search, when it prepares the statement and again for every
+/// value sqlx binds. The config feed and the quota reminders each read every user a usage
+/// batch charged; over 1 000 users that was about 2 µs of the control plane's CPU per relayed
+/// request (`benches/results/2026-12-06-ids-as-one-value.md`). The ingest's check of a batch's
+/// users and tokens reads them the same way. On PostgreSQL the join matters: `id = ANY($1)`
+/// can cost rows × ids, because the generic plan of a prepared statement may compare each row
+/// with every id in turn (up to 39 ms a batch for 1 000 users and 1 000 ids in the ingest
+/// bench).
+pub fn push_ids(q: &mut DynQuery, kind: super::DbKind, column: &'static str, ids: &[i64]) {
+    q.push(column);
+    if kind == super::DbKind::Postgres {
+        q.push(" IN (SELECT unnest(CAST(")
+            .bind_text(bigint_array(ids.iter().copied()))
+            .push(" AS BIGINT[])))");
+        return;
+    }
+    q.push(" IN (SELECT value FROM json_each(")
+        .bind_text(json_int_array(ids.iter().copied()))
+        .push("))");
+}
+
 /// A PostgreSQL array literal of `values` (`{1,2,3}`), bound as text and cast to `BIGINT[]`:
 /// the server reads a batch's columns as arrays about twice as fast as the same rows as JSON.
 pub fn bigint_array(values: impl Iterator<Item = i64>) -> String {

@@ -4,8 +4,7 @@
 use std::collections::HashSet;
 
 use super::Db;
-use super::config_changes::push_ids;
-use super::dynamic::DynQuery;
+use super::dynamic::{DynQuery, push_ids};
 
 /// Claims the reminder of `user_id` under its threshold: `true` for the one caller that
 /// should send it, `false` when it was sent already since the balance last stood above.

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::batch_tx::BatchTx;
-use super::dynamic::{DynQuery, SharedText, bigint_array};
+use super::dynamic::{DynQuery, SharedText, bigint_array, push_ids};
 use super::logs::LogType;
 use super::{Db, DbKind};
 use crate::domain::usage::{self as rules, RecordView, Rejection};
@@ -914,45 +914,21 @@ async fn judge(db: &Db, rows: &[UsageRow]) -> Result<Vec<Result<(), Rejection>>,
     Ok(verdicts)
 }
 
-/// `select` (two integer columns, the first one `id`) for the rows among `ids`, as a map:
-/// one statement binding the ids as an array on PostgreSQL, one per chunk on SQLite.
+/// `select` (two integer columns, the first one `id`) for the rows among `ids`, as a map: one
+/// statement, the ids bound as one value ([`push_ids`]).
 async fn ids_in(
     db: &Db,
     select: &'static str,
     ids: &[i64],
 ) -> Result<HashMap<i64, i64>, sqlx::Error> {
-    let mut out = HashMap::new();
     if ids.is_empty() {
-        return Ok(out);
+        return Ok(HashMap::new());
     }
-    if db.kind == DbKind::Postgres {
-        let mut q = DynQuery::new(select);
-        // A semi-join with the ids, which costs about the rows plus the ids whichever plan
-        // PostgreSQL takes. `id = ANY($1)` can cost their product: the generic plan of a
-        // prepared statement may scan a small table and compare each row with every id in turn
-        // (the array is no constant it could hash), up to 39 ms a batch for 1 000 users and
-        // 1 000 ids in the ingest bench.
-        q.push(" WHERE id IN (SELECT unnest(")
-            .bind_text(bigint_array(ids.iter().copied()))
-            .push("::BIGINT[]))");
-        let rows: Vec<(i64, i64)> = q.build_as().fetch_all(&db.pool).await?;
-        out.extend(rows);
-        return Ok(out);
-    }
-    for chunk in statement_chunks(ids) {
-        let mut q = DynQuery::batch(db.kind, select);
-        q.push(" WHERE id IN (");
-        for (i, id) in chunk.iter().enumerate() {
-            if i > 0 {
-                q.push(", ");
-            }
-            q.bind_int(*id);
-        }
-        q.push(")");
-        let rows: Vec<(i64, i64)> = q.build_as().fetch_all(&db.pool).await?;
-        out.extend(rows);
-    }
-    Ok(out)
+    let mut q = DynQuery::new(select);
+    q.push(" WHERE ");
+    push_ids(&mut q, db.kind, "id", ids);
+    let rows: Vec<(i64, i64)> = q.build_as().fetch_all(&db.pool).await?;
+    Ok(rows.into_iter().collect())
 }
 
 /// A usage record ingest refused.
