@@ -12,6 +12,8 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Number, Value};
 
+use crate::loose::Text;
+
 /// A JSON value borrowing from the text it was parsed from.
 #[derive(Debug, Clone)]
 pub enum Json<'a> {
@@ -260,7 +262,7 @@ impl<'de: 'a, 'a> Visitor<'de> for JsonVisitor<'a, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut pairs = Vec::new();
-        while let Some(Key(k)) = map.next_key::<Key<'a>>()? {
+        while let Some(Text(k)) = map.next_key::<Text<'a>>()? {
             let v = if self.raw_key.is_some_and(|raw| raw == k) {
                 Json::Raw(map.next_value::<&'a RawValue>()?)
             } else {
@@ -269,31 +271,6 @@ impl<'de: 'a, 'a> Visitor<'de> for JsonVisitor<'a, '_> {
             pairs.push((k, v));
         }
         Ok(Json::Object(pairs))
-    }
-}
-
-/// An object key, borrowed when it has no escapes.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct KeyVisitor<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for KeyVisitor<'a> {
-            type Value = Key<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object key")
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Borrowed(s)))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Owned(s.to_owned())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Owned(s)))
-            }
-        }
-        d.deserialize_str(KeyVisitor(std::marker::PhantomData))
     }
 }
 

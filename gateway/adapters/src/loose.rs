@@ -1,6 +1,9 @@
 //! Pieces for reading JSON straight into typed structs with the value tree's leniency: a
-//! scalar read as `Value::as_i64` reads it, and a struct read only from a JSON object. A typed
-//! read that these cannot settle fails, and its caller falls back to the value tree.
+//! scalar read as `Value::as_i64` reads it, a struct read only from a JSON object, a string
+//! borrowed from the text when it has no escapes. A typed read that these cannot settle
+//! fails, and its caller falls back to the value tree.
+
+use std::borrow::Cow;
 
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
@@ -82,5 +85,74 @@ impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Object<T> {
             }
         }
         d.deserialize_map(Visit(std::marker::PhantomData))
+    }
+}
+
+/// A JSON string (or object key) borrowed from the text when it has no escapes, owned
+/// otherwise. (`Cow<str>`'s own `Deserialize` always copies, even with `#[serde(borrow)]`
+/// when inside an `Option`.)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text<'a>(pub Cow<'a, str>);
+
+impl Text<'_> {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de: 'a, 'a> de::Deserialize<'de> for Text<'a> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct TextVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for TextVisitor<'a> {
+            type Value = Text<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(TextVisitor(std::marker::PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use std::borrow::Cow;
+
+    use super::Text;
+
+    #[derive(serde::Deserialize)]
+    struct Holder<'a> {
+        #[serde(borrow, default)]
+        text: Option<Text<'a>>,
+    }
+
+    #[test]
+    fn text_borrows_unless_it_has_escapes_even_inside_an_option() {
+        let plain: Holder<'_> = serde_json::from_str(r#"{"text":"plain é"}"#).unwrap();
+        assert!(matches!(plain.text.unwrap().0, Cow::Borrowed("plain é")));
+        let escaped: Holder<'_> = serde_json::from_str(r#"{"text":"a\nb"}"#).unwrap();
+        let escaped = escaped.text.unwrap();
+        assert!(matches!(escaped.0, Cow::Owned(_)));
+        assert_eq!(escaped.as_str(), "a\nb");
+        let null: Holder<'_> = serde_json::from_str(r#"{"text":null}"#).unwrap();
+        assert!(null.text.is_none());
+        assert!(serde_json::from_str::<Holder<'_>>(r#"{"text":5}"#).is_err());
+        // What `Text` is for: `Cow`'s own impl copies inside an `Option`.
+        #[derive(serde::Deserialize)]
+        struct CowHolder<'a> {
+            #[serde(borrow)]
+            text: Option<Cow<'a, str>>,
+        }
+        let cow: CowHolder<'_> = serde_json::from_str(r#"{"text":"plain"}"#).unwrap();
+        assert!(matches!(cow.text.unwrap(), Cow::Owned(_)));
     }
 }

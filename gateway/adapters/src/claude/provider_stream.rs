@@ -1,12 +1,14 @@
 //! Provider side: the data payloads of an Anthropic Messages stream decoded to IR stream
 //! events (the payload's `type` names the event, so SSE event names are not needed).
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::error::error_message;
 use super::wire::{WireUsage, stop_reason_of, str_field};
 use crate::ParseError;
 use crate::ir::{StreamEvent, Usage};
+use crate::loose::{Object, Text};
 
 /// What an upstream content block is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +47,18 @@ impl StreamDecoder {
         if data.is_empty() || data == "[DONE]" {
             return Ok(());
         }
+        if self.decode_common(data, out) {
+            return Ok(());
+        }
+        self.decode_tree(data, out)
+    }
+
+    /// Decodes a trimmed payload from its value tree (any event).
+    pub(super) fn decode_tree(
+        &mut self,
+        data: &str,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), ParseError> {
         let v: Value =
             serde_json::from_str(data).map_err(|e| ParseError::MalformedJson(e.to_string()))?;
         match str_field(&v, "type") {
@@ -77,6 +91,33 @@ impl StreamDecoder {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Decodes the events most of a stream is made of (block deltas, pings, block and
+    /// message stops) without a value tree; false, having written nothing, for any other
+    /// event and for one the typed read cannot settle (a field of an unexpected kind, a
+    /// repeated field, text that is not JSON), which the value tree then decodes to the same
+    /// IR events.
+    fn decode_common(&mut self, data: &str, out: &mut Vec<StreamEvent>) -> bool {
+        let Ok(Object(ev)) = serde_json::from_str::<Object<WireEvent<'_>>>(data) else {
+            return false;
+        };
+        match ev.kind.as_ref().map(Text::as_str) {
+            Some("content_block_delta") => {
+                let d = ev.delta.map(|Object(d)| d).unwrap_or_default();
+                let fields = DeltaFields {
+                    kind: d.kind.as_ref().map(Text::as_str),
+                    text: d.text.as_ref().map(Text::as_str),
+                    thinking: d.thinking.as_ref().map(Text::as_str),
+                    signature: d.signature.as_ref().map(Text::as_str),
+                    partial_json: d.partial_json.as_ref().map(Text::as_str),
+                };
+                self.delta(ev.index.unwrap_or(0), &fields, out);
+                true
+            }
+            Some("ping" | "content_block_stop" | "message_stop") => true,
+            _ => false,
+        }
     }
 
     /// The usage merged so far.
@@ -128,28 +169,36 @@ impl StreamDecoder {
 
     fn block_delta(&mut self, v: &Value, out: &mut Vec<StreamEvent>) {
         let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let d = v.get("delta").unwrap_or(&Value::Null);
+        let fields = DeltaFields {
+            kind: str_field(d, "type"),
+            text: str_field(d, "text"),
+            thinking: str_field(d, "thinking"),
+            signature: str_field(d, "signature"),
+            partial_json: str_field(d, "partial_json"),
+        };
+        self.delta(index, &fields, out);
+    }
+
+    /// The IR events of a delta of the block at upstream `index`.
+    fn delta(&mut self, index: u64, d: &DeltaFields<'_>, out: &mut Vec<StreamEvent>) {
         let block = self
             .blocks
             .iter()
             .rev()
             .find(|(i, _)| *i == index)
             .map(|(_, b)| *b);
-        let d = v.get("delta").unwrap_or(&Value::Null);
-        match (str_field(d, "type"), block) {
+        match (d.kind, block) {
             (_, Some(Block::Other)) => {}
-            (Some("text_delta"), _) => push_text(out, str_field(d, "text"), StreamEvent::TextDelta),
+            (Some("text_delta"), _) => push_text(out, d.text, StreamEvent::TextDelta),
             (Some("thinking_delta"), _) => {
-                push_text(out, str_field(d, "thinking"), StreamEvent::ThinkingDelta);
+                push_text(out, d.thinking, StreamEvent::ThinkingDelta);
             }
             (Some("signature_delta"), _) => {
-                push_text(
-                    out,
-                    str_field(d, "signature"),
-                    StreamEvent::ThinkingSignature,
-                );
+                push_text(out, d.signature, StreamEvent::ThinkingSignature);
             }
             (Some("input_json_delta"), Some(Block::Tool(n))) => {
-                if let Some(j) = str_field(d, "partial_json").filter(|j| !j.is_empty()) {
+                if let Some(j) = d.partial_json.filter(|j| !j.is_empty()) {
                     out.push(StreamEvent::ToolCallDelta {
                         index: n,
                         arguments: j.to_owned(),
@@ -160,6 +209,42 @@ impl StreamDecoder {
             _ => {}
         }
     }
+}
+
+/// The string fields of a `content_block_delta`'s `delta` (`None`: absent or not a string).
+struct DeltaFields<'a> {
+    kind: Option<&'a str>,
+    text: Option<&'a str>,
+    thinking: Option<&'a str>,
+    signature: Option<&'a str>,
+    partial_json: Option<&'a str>,
+}
+
+/// The fields of an event [`StreamDecoder::decode_common`] reads; the others are checked as
+/// JSON and skipped. Strings without escapes borrow from the payload.
+#[derive(Deserialize)]
+struct WireEvent<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Text<'a>>,
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(borrow, default)]
+    delta: Option<Object<WireDelta<'a>>>,
+}
+
+/// A `delta`'s string fields, whatever its type.
+#[derive(Deserialize, Default)]
+struct WireDelta<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Text<'a>>,
+    #[serde(borrow, default)]
+    text: Option<Text<'a>>,
+    #[serde(borrow, default)]
+    thinking: Option<Text<'a>>,
+    #[serde(borrow, default)]
+    signature: Option<Text<'a>>,
+    #[serde(borrow, default)]
+    partial_json: Option<Text<'a>>,
 }
 
 /// Pushes `make(text)` when `text` is a non-empty string.

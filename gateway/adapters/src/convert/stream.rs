@@ -201,7 +201,9 @@ impl Transcoder {
     /// Feeds upstream bytes; returns what to send to the client. The first event is checked:
     /// malformed JSON or an error yields a fault instead (so another channel may be tried).
     pub fn feed(&mut self, chunk: &[u8]) -> Result<Bytes, FirstEventFault> {
-        let mut out = Vec::new();
+        // Room for what a converted event usually becomes (its text, in a frame of another
+        // dialect), so the frames written grow the buffer once, not three times.
+        let mut out = Vec::with_capacity(chunk.len() + 128);
         for event in self.framer.push(chunk) {
             let first = self.events == 0;
             self.events += 1;

@@ -4,12 +4,11 @@
 //! refused, and the caller reads it with the value-tree functions instead, so the results of
 //! both readings are the same wherever this one answers.
 
-use std::borrow::Cow;
-
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
 use super::Usage;
+use crate::loose::Text;
 
 /// The members of a chunk the gateway reads; all others are skipped.
 #[derive(Debug, Deserialize)]
@@ -30,7 +29,7 @@ struct ChoiceView<'a> {
     #[serde(borrow, default)]
     delta: Option<TextHolder<'a>>,
     #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
+    text: Option<Text<'a>>,
     #[serde(default)]
     usage: Option<UsageView>,
 }
@@ -38,9 +37,9 @@ struct ChoiceView<'a> {
 #[derive(Debug, Deserialize)]
 struct TextHolder<'a> {
     #[serde(borrow, default)]
-    content: Option<Cow<'a, str>>,
+    content: Option<Text<'a>>,
     #[serde(borrow, default)]
-    reasoning_content: Option<Cow<'a, str>>,
+    reasoning_content: Option<Text<'a>>,
 }
 
 /// A `usage` object: counts that are absent or `null` read as 0.
@@ -96,11 +95,11 @@ impl<'a> ChunkView<'a> {
                     .into_iter()
                     .flatten()
                 {
-                    out.push_str(s);
+                    out.push_str(s.as_str());
                 }
             }
             if let Some(s) = &c.text {
-                out.push_str(s);
+                out.push_str(s.as_str());
             }
         }
     }

@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 
 use super::wire::{completion_id, finish_reason, usage_json};
 use crate::ir::{StreamEvent, Usage};
+use crate::json_out;
 
 /// Encodes one streamed answer. The first chunk carries `delta.role`; text goes to
 /// `delta.content`, thinking to `delta.reasoning_content`, tool calls to
@@ -54,8 +55,14 @@ impl StreamEncoder {
         }
         self.start("", "", out);
         let delta = match ev {
-            StreamEvent::TextDelta(t) if !t.is_empty() => json!({"content": t}),
-            StreamEvent::ThinkingDelta(t) if !t.is_empty() => json!({"reasoning_content": t}),
+            StreamEvent::TextDelta(t) if !t.is_empty() => {
+                self.text_chunk(b"content", t, out);
+                return;
+            }
+            StreamEvent::ThinkingDelta(t) if !t.is_empty() => {
+                self.text_chunk(b"reasoning_content", t, out);
+                return;
+            }
             StreamEvent::ToolCallStart { index, id, name } => {
                 self.tool_calls_seen = true;
                 json!({"tool_calls": [{
@@ -123,6 +130,18 @@ impl StreamEncoder {
             out.extend_from_slice(br#","finish_reason":"#);
             write_json(out, &finish_reason);
             out.extend_from_slice(b"}]");
+        });
+    }
+
+    /// One chunk whose delta is the one string member `key` (the most frequent chunk, written
+    /// without building its delta).
+    fn text_chunk(&self, key: &[u8], text: &str, out: &mut Vec<u8>) {
+        self.frame(out, |out| {
+            out.extend_from_slice(br#""choices":[{"index":0,"delta":{""#);
+            out.extend_from_slice(key);
+            out.extend_from_slice(b"\":");
+            json_out::string(text, out);
+            out.extend_from_slice(br#"},"finish_reason":null}]"#);
         });
     }
 

@@ -1,11 +1,14 @@
 //! Provider side: `chat.completion.chunk` payloads decoded to IR stream events.
 
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::error::upstream_error;
 use super::wire::{stop_reason, str_field, usage_of};
 use crate::ParseError;
 use crate::ir::StreamEvent;
+use crate::loose::{Object, Text};
 
 /// Decodes one upstream stream. The first chunk starts the answer; of each chunk's first
 /// choice, `reasoning_content`/`reasoning` become thinking deltas, `content` text deltas,
@@ -36,6 +39,71 @@ impl StreamDecoder {
         if data.is_empty() || data == "[DONE]" {
             return Ok(());
         }
+        if self.decode_common(data, out) {
+            return Ok(());
+        }
+        self.decode_tree(data, out)
+    }
+
+    /// Decodes the chunks most of a stream is made of (text and reasoning deltas, the finish,
+    /// no usage, no tool calls, no error) without a value tree; false, having written
+    /// nothing, for any other chunk and for one the typed read cannot settle (a field of an
+    /// unexpected kind, a repeated field, text that is not JSON), which the value tree then
+    /// decodes to the same IR events.
+    fn decode_common(&mut self, data: &str, out: &mut Vec<StreamEvent>) -> bool {
+        let Ok(Object(chunk)) = serde_json::from_str::<Object<WireChunk<'_>>>(data) else {
+            return false;
+        };
+        if chunk.error.is_some() || chunk.usage.is_some() {
+            return false;
+        }
+        let choice = chunk
+            .choices
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .map(|Object(c)| c)
+            .find(|c| c.index.unwrap_or(0) == 0);
+        let delta = choice.and_then(|c| c.delta.as_ref()).map(|Object(d)| d);
+        if choice.is_some_and(|c| c.usage.is_some())
+            || delta.is_some_and(|d| d.tool_calls.is_some())
+        {
+            return false;
+        }
+        if !self.started {
+            self.started = true;
+            out.push(StreamEvent::Start {
+                id: text_of(chunk.id.as_ref()).unwrap_or_default().to_owned(),
+                model: text_of(chunk.model.as_ref()).unwrap_or_default().to_owned(),
+            });
+        }
+        if let Some(d) = delta {
+            if let Some(t) = text_of(d.reasoning_content.as_ref()).or(text_of(d.reasoning.as_ref()))
+            {
+                out.push(StreamEvent::ThinkingDelta(t.to_owned()));
+            }
+            if let Some(t) = text_of(d.content.as_ref()) {
+                out.push(StreamEvent::TextDelta(t.to_owned()));
+            }
+        }
+        if let Some(reason) = choice.and_then(|c| text_of(c.finish_reason.as_ref()))
+            && !self.finished
+        {
+            self.finished = true;
+            out.push(StreamEvent::Finish(stop_reason(
+                reason,
+                !self.calls.is_empty(),
+            )));
+        }
+        true
+    }
+
+    /// Decodes a trimmed payload from its value tree (any chunk).
+    pub(super) fn decode_tree(
+        &mut self,
+        data: &str,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), ParseError> {
         let v: Value =
             serde_json::from_str(data).map_err(|e| ParseError::MalformedJson(e.to_string()))?;
         if let Some(message) = upstream_error(&v) {
@@ -134,4 +202,52 @@ impl StreamDecoder {
             }
         }
     }
+}
+
+/// A non-empty string field, as `str_field` reads one from the value tree.
+fn text_of<'t>(text: Option<&'t Text<'_>>) -> Option<&'t str> {
+    text.map(Text::as_str).filter(|s| !s.is_empty())
+}
+
+/// The fields of a chunk [`StreamDecoder::decode_common`] reads; the others are checked as
+/// JSON and skipped. A non-null `error` or `usage` sends the chunk to the value tree.
+#[derive(Deserialize)]
+struct WireChunk<'a> {
+    #[serde(borrow, default)]
+    id: Option<Text<'a>>,
+    #[serde(borrow, default)]
+    model: Option<Text<'a>>,
+    #[serde(default)]
+    error: Option<IgnoredAny>,
+    #[serde(default)]
+    usage: Option<IgnoredAny>,
+    #[serde(borrow, default)]
+    choices: Option<Vec<Object<WireChoice<'a>>>>,
+}
+
+/// A choice's fields; a non-null `usage` (Moonshot's place for it) sends the chunk to the
+/// value tree.
+#[derive(Deserialize)]
+struct WireChoice<'a> {
+    #[serde(default)]
+    index: Option<i64>,
+    #[serde(borrow, default)]
+    delta: Option<Object<WireDelta<'a>>>,
+    #[serde(borrow, default)]
+    finish_reason: Option<Text<'a>>,
+    #[serde(default)]
+    usage: Option<IgnoredAny>,
+}
+
+/// A delta's text fields; non-null `tool_calls` send the chunk to the value tree.
+#[derive(Deserialize)]
+struct WireDelta<'a> {
+    #[serde(borrow, default)]
+    content: Option<Text<'a>>,
+    #[serde(borrow, default)]
+    reasoning_content: Option<Text<'a>>,
+    #[serde(borrow, default)]
+    reasoning: Option<Text<'a>>,
+    #[serde(default)]
+    tool_calls: Option<IgnoredAny>,
 }

@@ -258,3 +258,54 @@ fn errors_and_odd_payloads() {
         ]
     );
 }
+
+/// Payloads the typed read of common events takes, and ones it must leave to the value tree
+/// (fields of other kinds, repeated fields, escapes, events it does not read).
+const COMMON_AND_ODD: &[&str] = &[
+    r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+    r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
+    r#"{"type":"content_block_start","index":2,"content_block":{"type":"server_tool_use","id":"s","name":"web_search","input":{}}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"plain"}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"esc\"aped\n\u00e9"}}"#,
+    r#"{"delta":{"text":"first","type":"text_delta"},"index":0,"type":"content_block_delta"}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","text":"repeated"}}"#,
+    r#"{"type":"content_block_delta","type":"ping","index":0,"delta":{"type":"text_delta","text":"x"}}"#,
+    r#"{"type":"content_block_delta","index":0.0,"delta":{"type":"text_delta","text":"float index"}}"#,
+    r#"{"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"text index"}}"#,
+    r#"{"type":"content_block_delta","index":-3,"delta":{"type":"text_delta","text":"negative"}}"#,
+    r#"{"type":"content_block_delta","index":null,"delta":{"type":"text_delta","text":"null index"}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":7}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":["text_delta"]}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":"text"}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":null}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig"}}"#,
+    r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}"#,
+    r#"{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{}"}}"#,
+    r#"{"type":"content_block_delta","index":9,"delta":{"type":"text_delta","text":"unstarted"}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{}}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"},"extra":[1,{"a":null}]}"#,
+    r#"{"type":"ping"}"#,
+    r#"{"type":"content_block_stop","index":0}"#,
+    r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}"#,
+    r#"{"type":"message_stop"}"#,
+    r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+    r#"{"type":7}"#,
+    r#"{"type":"content_block_delta""#,
+    "not json",
+];
+
+#[test]
+fn common_events_decode_as_the_value_tree_decodes_them() {
+    let mut fast = StreamDecoder::new();
+    let mut tree = StreamDecoder::new();
+    for data in COMMON_AND_ODD {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let fast_result = fast.decode(data, &mut a);
+        let tree_result = tree.decode_tree(data, &mut b);
+        assert_eq!(fast_result, tree_result, "{data}");
+        assert_eq!(a, b, "{data}");
+    }
+    assert_eq!(fast.usage(), tree.usage());
+}

@@ -653,3 +653,31 @@ fn usage_is_written_as_the_value_tree_wrote_it() {
         assert_eq!(written, tree.to_string());
     }
 }
+
+#[test]
+fn text_chunks_are_written_as_serde_json_writes_their_delta() {
+    let texts = [
+        "plain",
+        "quote \" back \\ slash",
+        "line\nfeed\r\ttab",
+        "\u{1}\u{1f}ctl",
+        "é 中文 🙂",
+    ];
+    for (event, key) in [
+        (
+            StreamEvent::TextDelta as fn(String) -> StreamEvent,
+            "content",
+        ),
+        (StreamEvent::ThinkingDelta, "reasoning_content"),
+    ] {
+        for t in texts {
+            let mut enc = StreamEncoder::new(false, 1);
+            let mut out = Vec::new();
+            enc.encode(&event(t.to_owned()), &mut out);
+            let text = String::from_utf8(out).unwrap();
+            let delta = serde_json::json!({ key: t }).to_string();
+            let want = format!(r#""delta":{delta},"finish_reason":null}}]}}"#);
+            assert!(text.trim_end().ends_with(&want), "{text}");
+        }
+    }
+}

@@ -574,3 +574,59 @@ fn decoded_stream_reencodes_for_a_chat_client() {
     assert_eq!(again, tool_stream_events());
     assert!(text.ends_with("data: [DONE]\n\n"));
 }
+
+/// Chunks the typed read of common chunks takes, and ones it must leave to the value tree
+/// (fields of other kinds, repeated fields, escapes, usage, tool calls, errors).
+const COMMON_AND_ODD: &[&str] = &[
+    r#"{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null}"#,
+    r#"{"id":"c1","model":"m","choices":[{"index":0,"delta":{"content":"plain"},"finish_reason":null}]}"#,
+    r#"{"id":"c1","model":"m","choices":[{"index":0,"delta":{"content":"esc\"aped\n\u00e9"}}]}"#,
+    r#"{"choices":[{"delta":{"content":"a","content":"repeated"}}]}"#,
+    r#"{"choices":[{"index":1,"delta":{"content":"other choice"}},{"index":0,"delta":{"content":"first"}}]}"#,
+    r#"{"choices":[{"index":1.0,"delta":{"content":"float index"}}]}"#,
+    r#"{"choices":[{"index":null,"delta":{"content":"null index"}}]}"#,
+    r#"{"choices":[{"index":0,"delta":{"content":7}}]}"#,
+    r#"{"choices":[{"index":0,"delta":"text"}]}"#,
+    r#"{"choices":[{"index":0,"delta":null,"finish_reason":5}]}"#,
+    r#"{"choices":[7,{"index":0,"delta":{"content":"after a number"}}]}"#,
+    r#"{"choices":{"index":0}}"#,
+    r#"{"choices":[{"index":0,"delta":{"reasoning_content":"think","content":"say"}}]}"#,
+    r#"{"choices":[{"index":0,"delta":{"reasoning_content":null,"reasoning":"other think"}}]}"#,
+    r#"{"choices":[{"index":0,"delta":{"reasoning_content":3,"reasoning":"odd"}}]}"#,
+    r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":""}}]}}]}"#,
+    r#"{"choices":[{"index":0,"delta":{"tool_calls":null,"content":"null calls"}}]}"#,
+    r#"{"choices":[{"index":0,"delta":{"content":"x"},"usage":{"prompt_tokens":3,"completion_tokens":1}}]}"#,
+    r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+    r#"{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}"#,
+    r#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}"#,
+    r#"{"choices":[],"usage":null}"#,
+    r#"{"error":{"message":"overloaded","type":"server_error"}}"#,
+    r#"{"error":null,"choices":[{"index":0,"delta":{"content":"null error"}}]}"#,
+    r#"[1,2]"#,
+    r#"{"choices":[{"index":0,"delta":{"content":"x"}}"#,
+    "not json",
+];
+
+#[test]
+fn common_chunks_decode_as_the_value_tree_decodes_them() {
+    // Every chunk after the first, and every chunk as the first one.
+    let mut fast = StreamDecoder::new();
+    let mut tree = StreamDecoder::new();
+    for data in COMMON_AND_ODD {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        assert_eq!(
+            fast.decode(data, &mut a),
+            tree.decode_tree(data, &mut b),
+            "{data}"
+        );
+        assert_eq!(a, b, "{data}");
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let first = StreamDecoder::new().decode(data, &mut a);
+        assert_eq!(
+            first,
+            StreamDecoder::new().decode_tree(data, &mut b),
+            "{data}"
+        );
+        assert_eq!(a, b, "{data}");
+    }
+}
