@@ -98,7 +98,7 @@ impl StreamDecoder {
     /// event and for one the typed read cannot settle (a field of an unexpected kind, a
     /// repeated field, text that is not JSON), which the value tree then decodes to the same
     /// IR events.
-    fn decode_common(&mut self, data: &str, out: &mut Vec<StreamEvent>) -> bool {
+    pub(super) fn decode_common(&mut self, data: &str, out: &mut Vec<StreamEvent>) -> bool {
         let Ok(Object(ev)) = serde_json::from_str::<Object<WireEvent<'_>>>(data) else {
             return false;
         };

@@ -50,7 +50,7 @@ impl StreamDecoder {
     /// nothing, for any other chunk and for one the typed read cannot settle (a field of an
     /// unexpected kind, a repeated field, text that is not JSON), which the value tree then
     /// decodes to the same IR events.
-    fn decode_common(&mut self, data: &str, out: &mut Vec<StreamEvent>) -> bool {
+    pub(super) fn decode_common(&mut self, data: &str, out: &mut Vec<StreamEvent>) -> bool {
         let Ok(Object(chunk)) = serde_json::from_str::<Object<WireChunk<'_>>>(data) else {
             return false;
         };
@@ -70,23 +70,33 @@ impl StreamDecoder {
         {
             return false;
         }
+        self.start(
+            text_of(chunk.id.as_ref()),
+            text_of(chunk.model.as_ref()),
+            out,
+        );
+        if let Some(d) = delta {
+            let reasoning = text_of(d.reasoning_content.as_ref()).or(text_of(d.reasoning.as_ref()));
+            push_texts(reasoning, text_of(d.content.as_ref()), out);
+        }
+        self.finish(choice.and_then(|c| text_of(c.finish_reason.as_ref())), out);
+        true
+    }
+
+    /// `Start` (with the chunk's id and model), for the first chunk only.
+    fn start(&mut self, id: Option<&str>, model: Option<&str>, out: &mut Vec<StreamEvent>) {
         if !self.started {
             self.started = true;
             out.push(StreamEvent::Start {
-                id: text_of(chunk.id.as_ref()).unwrap_or_default().to_owned(),
-                model: text_of(chunk.model.as_ref()).unwrap_or_default().to_owned(),
+                id: id.unwrap_or_default().to_owned(),
+                model: model.unwrap_or_default().to_owned(),
             });
         }
-        if let Some(d) = delta {
-            if let Some(t) = text_of(d.reasoning_content.as_ref()).or(text_of(d.reasoning.as_ref()))
-            {
-                out.push(StreamEvent::ThinkingDelta(t.to_owned()));
-            }
-            if let Some(t) = text_of(d.content.as_ref()) {
-                out.push(StreamEvent::TextDelta(t.to_owned()));
-            }
-        }
-        if let Some(reason) = choice.and_then(|c| text_of(c.finish_reason.as_ref()))
+    }
+
+    /// `Finish` for the first finish reason seen.
+    fn finish(&mut self, reason: Option<&str>, out: &mut Vec<StreamEvent>) {
+        if let Some(reason) = reason
             && !self.finished
         {
             self.finished = true;
@@ -95,7 +105,6 @@ impl StreamDecoder {
                 !self.calls.is_empty(),
             )));
         }
-        true
     }
 
     /// Decodes a trimmed payload from its value tree (any chunk).
@@ -114,13 +123,7 @@ impl StreamDecoder {
                 "a stream chunk must be a JSON object".to_owned(),
             ));
         }
-        if !self.started {
-            self.started = true;
-            out.push(StreamEvent::Start {
-                id: str_field(&v, "id").unwrap_or_default().to_owned(),
-                model: str_field(&v, "model").unwrap_or_default().to_owned(),
-            });
-        }
+        self.start(str_field(&v, "id"), str_field(&v, "model"), out);
         let choice = match v.get("choices") {
             Some(Value::Array(choices)) => choices
                 .iter()
@@ -132,15 +135,7 @@ impl StreamDecoder {
             if let Some(delta) = choice.get("delta").filter(|d| d.is_object()) {
                 self.delta(delta, out);
             }
-            if let Some(reason) = str_field(choice, "finish_reason")
-                && !self.finished
-            {
-                self.finished = true;
-                out.push(StreamEvent::Finish(stop_reason(
-                    reason,
-                    !self.calls.is_empty(),
-                )));
-            }
+            self.finish(str_field(choice, "finish_reason"), out);
             usage = usage.or_else(|| usage_of(choice));
         }
         if let Some(u) = usage {
@@ -150,14 +145,9 @@ impl StreamDecoder {
     }
 
     fn delta(&mut self, delta: &Value, out: &mut Vec<StreamEvent>) {
-        if let Some(t) =
-            str_field(delta, "reasoning_content").or_else(|| str_field(delta, "reasoning"))
-        {
-            out.push(StreamEvent::ThinkingDelta(t.to_owned()));
-        }
-        if let Some(t) = str_field(delta, "content") {
-            out.push(StreamEvent::TextDelta(t.to_owned()));
-        }
+        let reasoning =
+            str_field(delta, "reasoning_content").or_else(|| str_field(delta, "reasoning"));
+        push_texts(reasoning, str_field(delta, "content"), out);
         let Some(Value::Array(calls)) = delta.get("tool_calls") else {
             return;
         };
@@ -201,6 +191,16 @@ impl StreamDecoder {
                 });
             }
         }
+    }
+}
+
+/// A delta's thinking, then its text.
+fn push_texts(reasoning: Option<&str>, content: Option<&str>, out: &mut Vec<StreamEvent>) {
+    if let Some(t) = reasoning {
+        out.push(StreamEvent::ThinkingDelta(t.to_owned()));
+    }
+    if let Some(t) = content {
+        out.push(StreamEvent::TextDelta(t.to_owned()));
     }
 }
 

@@ -309,3 +309,31 @@ fn common_events_decode_as_the_value_tree_decodes_them() {
     }
     assert_eq!(fast.usage(), tree.usage());
 }
+
+#[test]
+fn ordinary_events_take_the_typed_read_and_odd_ones_are_left_to_the_tree() {
+    let mut d = StreamDecoder::new();
+    let mut out = Vec::new();
+    for taken in [
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"plain"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\nb"}}"#,
+        r#"{"type":"ping"}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"message_stop"}"#,
+    ] {
+        assert!(d.decode_common(taken, &mut out), "{taken}");
+    }
+    for left in [
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","text":"b"}}"#,
+        r#"{"type":"content_block_delta","index":0.0,"delta":{"type":"text_delta","text":"x"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":7}}"#,
+        r#"{"type":"message_start","message":{"id":"m","model":"x"}}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"}}"#,
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        "not json",
+    ] {
+        let before = out.len();
+        assert!(!d.decode_common(left, &mut out), "{left}");
+        assert_eq!(out.len(), before, "{left}");
+    }
+}

@@ -630,3 +630,29 @@ fn common_chunks_decode_as_the_value_tree_decodes_them() {
         assert_eq!(a, b, "{data}");
     }
 }
+
+#[test]
+fn ordinary_chunks_take_the_typed_read_and_odd_ones_are_left_to_the_tree() {
+    let mut d = StreamDecoder::new();
+    let mut out = Vec::new();
+    for taken in [
+        r#"{"id":"c","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null}"#,
+        r#"{"id":"c","model":"m","choices":[{"index":0,"delta":{"content":"a\nb"}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{"reasoning_content":"think"}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+    ] {
+        assert!(d.decode_common(taken, &mut out), "{taken}");
+    }
+    for left in [
+        r#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2}}"#,
+        r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"t"}]}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{"content":"x"},"usage":{"prompt_tokens":1}}]}"#,
+        r#"{"choices":[{"delta":{"content":"a","content":"b"}}]}"#,
+        r#"{"error":{"message":"overloaded"}}"#,
+        "[1]",
+    ] {
+        let before = out.len();
+        assert!(!d.decode_common(left, &mut out), "{left}");
+        assert_eq!(out.len(), before, "{left}");
+    }
+}
